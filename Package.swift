@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Modules by role; dependencies point one way:
+//   CofferModel ← CofferFormats ─┐
+//   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← coffer (CLI)
+let package = Package(
+    name: "Coffer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Coffer", targets: ["Coffer"]),
+        .executable(name: "coffer", targets: ["CofferCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // FinanceKit's value types. No dependencies.
+        .target(name: "CofferModel"),
+        // Pure parsers: bytes → raw statement records. No database, no I/O but reading.
+        .target(name: "CofferFormats", dependencies: [
+            "CofferModel",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // SQLite through GRDB: current-state tables, change log, queries, history.
+        .target(name: "CofferStore", dependencies: [
+            "CofferModel",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // identify → parse → normalize → match/dedupe → commit.
+        .target(name: "CofferPipeline", dependencies: [
+            "CofferModel", "CofferFormats", "CofferStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The library other Swift packages depend on: re-exports the modules above.
+        .target(name: "Coffer", dependencies: ["CofferModel", "CofferFormats", "CofferStore", "CofferPipeline"]),
+        .executableTarget(name: "CofferCLI", dependencies: [
+            "Coffer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "CofferModelTests", dependencies: ["CofferModel"]),
+        .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats"]),
+        .testTarget(name: "CofferStoreTests", dependencies: ["CofferStore"]),
+        .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
+        .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

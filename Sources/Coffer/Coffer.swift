@@ -1,0 +1,4 @@
+@_exported import CofferModel
+@_exported import CofferFormats
+@_exported import CofferStore
+@_exported import CofferPipeline

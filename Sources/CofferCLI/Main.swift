@@ -1,0 +1,2 @@
+import Coffer
+@main struct Main { static func main() { print("coffer") } }

@@ -1,0 +1,225 @@
+import CofferModel
+import Foundation
+
+// The one shape every format parser produces. Parsers stream these as `StatementEvent`s in source order;
+// the pipeline normalizes them into FinanceKit's model. Nothing here knows about the store.
+
+/// A date as a statement gave it: a calendar day (stored as midnight UTC) or an exact instant.
+public struct RawDate: Hashable, Sendable, CustomStringConvertible {
+    public let date: Date
+    /// True when the source gave only a calendar day.
+    public let isDateOnly: Bool
+
+    public init(date: Date, isDateOnly: Bool) {
+        self.date = date
+        self.isDateOnly = isDateOnly
+    }
+
+    /// A calendar day; nil when the day does not exist.
+    public static func day(year: Int, month: Int, day: Int) -> RawDate? {
+        CalendarDay.date(year: year, month: month, day: day).map { RawDate(date: $0, isDateOnly: true) }
+    }
+
+    public var description: String {
+        isDateOnly ? CalendarDay.string(date) : ISO8601DateFormatter().string(from: date)
+    }
+}
+
+/// Who holds the account, as far as the statement says.
+public struct RawAccountIdentity: Hashable, Sendable {
+    /// Display name of the institution (OFX `ORG`, camt `Svcr/FinInstnId/Nm`, a CSV profile's `institution`).
+    public var institutionName: String?
+    /// The institution's identifier: OFX `FID` or `BANKID`, camt BIC, a profile's institution id.
+    public var institutionID: String?
+    /// The account number or IBAN, in full as the statement gives it. The store never keeps it in clear text.
+    public var accountNumber: String?
+    /// The statement's own account type word: `CHECKING`, `SAVINGS`, `CREDITLINE`, `CREDITCARD`, camt `Tp/Cd`.
+    public var accountType: String?
+    /// Asset or liability, when the format says (OFX `CCSTMTRS` is a liability; a profile says `kind:`).
+    public var kind: AccountKind?
+    public var currencyCode: String?
+    public var displayName: String?
+
+    public init(institutionName: String? = nil, institutionID: String? = nil, accountNumber: String? = nil,
+                accountType: String? = nil, kind: AccountKind? = nil, currencyCode: String? = nil,
+                displayName: String? = nil) {
+        self.institutionName = institutionName
+        self.institutionID = institutionID
+        self.accountNumber = accountNumber
+        self.accountType = accountType
+        self.kind = kind
+        self.currencyCode = currencyCode
+        self.displayName = displayName
+    }
+}
+
+/// The start of one statement (one account, one period). A file may hold several.
+public struct RawStatementHeader: Sendable {
+    public var account: RawAccountIdentity
+    /// The period the statement covers (OFX `DTSTART`/`DTEND`, camt `FrToDt`), when given.
+    public var periodStart: RawDate?
+    public var periodEnd: RawDate?
+    /// The statement's own id (camt `Stmt/Id`), when given.
+    public var statementID: String?
+    public var location: SourceLocation
+
+    public init(account: RawAccountIdentity, periodStart: RawDate? = nil, periodEnd: RawDate? = nil,
+                statementID: String? = nil, location: SourceLocation) {
+        self.account = account
+        self.periodStart = periodStart
+        self.periodEnd = periodEnd
+        self.statementID = statementID
+        self.location = location
+    }
+}
+
+/// A correction the institution sends for a transaction it sent before (OFX `CORRECTFITID`/`CORRECTACTION`).
+public struct RawCorrection: Hashable, Sendable {
+    public enum Action: String, Sendable { case replace, delete }
+    public var action: Action
+    /// The institution id of the transaction being corrected.
+    public var targetID: String
+
+    public init(action: Action, targetID: String) {
+        self.action = action
+        self.targetID = targetID
+    }
+}
+
+/// One transaction as the statement gave it.
+public struct RawTransaction: Sendable {
+    public var location: SourceLocation
+    /// The institution's own id: OFX `FITID`, camt `AcctSvcrRef` or `NtryRef`, a CSV id column.
+    public var externalID: String?
+    /// Signed from the account holder's side: positive adds to the holder (credit), negative takes (debit).
+    /// When `indicator` is set, this is the magnitude and `indicator` gives the direction.
+    public var amount: Decimal
+    /// Set when the source states the direction explicitly (camt `CdtDbtInd`, a CSV DR/CR column).
+    public var indicator: CreditDebitIndicator?
+    public var currencyCode: String?
+    public var transactionDate: RawDate?
+    public var postedDate: RawDate?
+    /// OFX `NAME`/`PAYEE`, a CSV description column: the main text.
+    public var name: String?
+    /// OFX `MEMO`, camt `RmtInf/Ustrd` or `AddtlNtryInf`: further text.
+    public var memo: String?
+    /// A counterparty or merchant the source names explicitly (camt `RltdPties`, a CSV merchant column).
+    public var merchantName: String?
+    /// The source's own type code, as sent (OFX `TRNTYPE`, camt `BkTxCd`, a CSV type column).
+    public var typeCode: String?
+    /// The parser's reading of its own type code; nil when it has none.
+    public var transactionType: TransactionType?
+    public var merchantCategoryCode: MerchantCategoryCode?
+    /// A category word from the source (CSV `Category`).
+    public var category: String?
+    public var status: TransactionStatus?
+    public var checkNumber: String?
+    /// The amount in the original currency, positive, when the transaction was made in another currency.
+    public var foreignAmount: Decimal?
+    public var foreignCurrencyCode: String?
+    public var exchangeRate: Decimal?
+    /// camt `RvslInd`: this entry reverses an earlier one.
+    public var isReversal: Bool
+    public var correction: RawCorrection?
+
+    public init(location: SourceLocation, externalID: String? = nil, amount: Decimal,
+                indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,
+                transactionDate: RawDate? = nil, postedDate: RawDate? = nil, name: String? = nil,
+                memo: String? = nil, merchantName: String? = nil, typeCode: String? = nil,
+                transactionType: TransactionType? = nil, merchantCategoryCode: MerchantCategoryCode? = nil,
+                category: String? = nil, status: TransactionStatus? = nil, checkNumber: String? = nil,
+                foreignAmount: Decimal? = nil, foreignCurrencyCode: String? = nil, exchangeRate: Decimal? = nil,
+                isReversal: Bool = false, correction: RawCorrection? = nil) {
+        self.location = location
+        self.externalID = externalID
+        self.amount = amount
+        self.indicator = indicator
+        self.currencyCode = currencyCode
+        self.transactionDate = transactionDate
+        self.postedDate = postedDate
+        self.name = name
+        self.memo = memo
+        self.merchantName = merchantName
+        self.typeCode = typeCode
+        self.transactionType = transactionType
+        self.merchantCategoryCode = merchantCategoryCode
+        self.category = category
+        self.status = status
+        self.checkNumber = checkNumber
+        self.foreignAmount = foreignAmount
+        self.foreignCurrencyCode = foreignCurrencyCode
+        self.exchangeRate = exchangeRate
+        self.isReversal = isReversal
+        self.correction = correction
+    }
+
+    /// The direction: the explicit indicator, else the sign (zero counts as credit).
+    public var resolvedIndicator: CreditDebitIndicator {
+        indicator ?? (amount < 0 ? .debit : .credit)
+    }
+}
+
+/// A balance the statement reports.
+public struct RawBalance: Sendable {
+    public enum Kind: String, Sendable {
+        /// Posted transactions only (OFX `LEDGERBAL`, camt `CLBD`/`OPBD`/`ITBD`).
+        case booked
+        /// Including pending (OFX `AVAILBAL`, camt `CLAV`/`ITAV`).
+        case available
+    }
+    public var kind: Kind
+    /// Signed from the holder's side (positive: the holder's money; negative: owed), or the magnitude when
+    /// `indicator` is set.
+    public var amount: Decimal
+    public var indicator: CreditDebitIndicator?
+    public var currencyCode: String?
+    public var asOf: RawDate
+    /// The source's own code (`CLBD`, `LEDGERBAL`), for messages.
+    public var code: String?
+    public var location: SourceLocation
+
+    public init(kind: Kind, amount: Decimal, indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,
+                asOf: RawDate, code: String? = nil, location: SourceLocation) {
+        self.kind = kind
+        self.amount = amount
+        self.indicator = indicator
+        self.currencyCode = currencyCode
+        self.asOf = asOf
+        self.code = code
+        self.location = location
+    }
+
+    public var resolvedIndicator: CreditDebitIndicator {
+        indicator ?? (amount < 0 ? .debit : .credit)
+    }
+}
+
+/// Something the parser noticed that does not stop the import (a statement that does not reconcile, skipped
+/// investment positions).
+public struct ParseWarning: Sendable, CustomStringConvertible {
+    public var message: String
+    public var location: SourceLocation
+
+    public init(_ message: String, location: SourceLocation) {
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String { "\(location): \(message)" }
+}
+
+/// What a parser emits, in source order: `begin`, then the statement's transactions and balances, then `end`;
+/// again for each further statement in the file.
+public enum StatementEvent: Sendable {
+    case begin(RawStatementHeader)
+    case transaction(RawTransaction)
+    case balance(RawBalance)
+    case end
+    case warning(ParseWarning)
+}
+
+/// A format parser: bytes in, events out. Pure apart from reading its input; streams (never holds the whole
+/// file as objects). Throws `CofferError` with code `.badInput` and a location for malformed input.
+public protocol StatementParser: Sendable {
+    func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws
+}

@@ -1,0 +1,119 @@
+import CofferModel
+import Foundation
+
+/// The bytes of one statement: a file on disk or bytes in memory (tests, fuzzing).
+///
+/// Parsers read it in chunks through `makeReader()`, so a large file is never held whole.
+public struct StatementInput: Sendable {
+    enum Storage: Sendable {
+        case file(String)
+        case bytes([UInt8])
+    }
+    let storage: Storage
+    /// The name errors use: the file's path, or a name given for in-memory bytes.
+    public let name: String
+
+    public static func file(_ path: String) -> StatementInput {
+        StatementInput(storage: .file(path), name: path)
+    }
+
+    public static func bytes(_ bytes: [UInt8], name: String = "<memory>") -> StatementInput {
+        StatementInput(storage: .bytes(bytes), name: name)
+    }
+
+    public static func string(_ text: String, name: String = "<memory>") -> StatementInput {
+        .bytes(Array(text.utf8), name: name)
+    }
+
+    /// The path, for a file input.
+    public var path: String? {
+        if case .file(let path) = storage { return path }
+        return nil
+    }
+
+    /// The file's name without folders.
+    public var fileName: String { (name as NSString).lastPathComponent }
+
+    /// A reader from the start.
+    public func makeReader(chunkSize: Int = 1 << 20) throws -> ByteReader {
+        switch storage {
+        case .bytes(let bytes): return ByteReader(bytes: bytes)
+        case .file(let path): return try ByteReader(path: path, chunkSize: chunkSize, name: name)
+        }
+    }
+
+    /// Up to `count` bytes from the start, for identifying the format.
+    public func prefix(_ count: Int) throws -> [UInt8] {
+        let reader = try makeReader(chunkSize: max(count, 4096))
+        var out: [UInt8] = []
+        while out.count < count, let chunk = try reader.next() {
+            out.append(contentsOf: chunk.prefix(count - out.count))
+        }
+        return out
+    }
+
+    /// An `InputStream` over the same bytes, for Foundation's `XMLParser`.
+    public func makeInputStream() throws -> InputStream {
+        switch storage {
+        case .bytes(let bytes): return InputStream(data: Data(bytes))
+        case .file(let path):
+            guard let stream = InputStream(fileAtPath: path) else {
+                throw CofferError(.io, "cannot open the file for reading", location: SourceLocation(file: name))
+            }
+            return stream
+        }
+    }
+}
+
+/// Reads a statement's bytes in chunks.
+public final class ByteReader {
+    private var bytes: [UInt8]?
+    private var handle: FileHandle?
+    private let chunkSize: Int
+    private let name: String
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        self.handle = nil
+        self.chunkSize = 0
+        self.name = "<memory>"
+    }
+
+    init(path: String, chunkSize: Int, name: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CofferError(.io, "no such file", location: SourceLocation(file: name))
+        }
+        guard !isDirectory.boolValue else {
+            throw CofferError(.io, "is a folder, not a statement file", location: SourceLocation(file: name))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CofferError(.io, "cannot open the file for reading (permissions?)", location: SourceLocation(file: name))
+        }
+        self.handle = handle
+        self.bytes = nil
+        self.chunkSize = chunkSize
+        self.name = name
+    }
+
+    deinit { try? handle?.close() }
+
+    /// The next chunk, or nil at the end.
+    public func next() throws -> [UInt8]? {
+        if let all = bytes {
+            bytes = nil
+            return all.isEmpty ? nil : all
+        }
+        guard let handle else { return nil }
+        do {
+            guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else {
+                try? handle.close()
+                self.handle = nil
+                return nil
+            }
+            return [UInt8](data)
+        } catch {
+            throw CofferError(.io, "reading failed: \(error.localizedDescription)", location: SourceLocation(file: name))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Strict, exact decimal text handling.
+///
+/// Foundation's `Decimal(string:)` is lenient (`"12abc"` gives 12, `"12,5"` gives 12), which is wrong for money.
+/// `ExactDecimal` accepts only `[+-]digits[.digits]` and converts without ever going through `Double`.
+///
+/// For example:
+/// ```swift
+/// ExactDecimal.parse("-0012.30")        // -12.3
+/// ExactDecimal.scaled(Decimal(string: "1.5")!)  // 1_500_000 (micro-units)
+/// ```
+public enum ExactDecimal {
+    /// The scale of the integer form kept in SQLite for comparing and summing: micro-units.
+    public static let storageScale = 6
+
+    /// Parses `[+-]digits[.digits]` (or `.5`, `5.`); nil for anything else. At most 38 significant digits.
+    public static func parse(_ text: some StringProtocol) -> Decimal? {
+        var sawDigit = false
+        var sawPoint = false
+        var significant = 0
+        var index = text.startIndex
+        if index < text.endIndex, text[index] == "+" || text[index] == "-" { index = text.index(after: index) }
+        while index < text.endIndex {
+            let c = text[index]
+            if c.isASCII, c.isNumber {
+                sawDigit = true
+                if significant > 0 || c != "0" { significant += 1 }
+            } else if c == ".", !sawPoint {
+                sawPoint = true
+            } else {
+                return nil
+            }
+            index = text.index(after: index)
+        }
+        guard sawDigit, significant <= 38 else { return nil }
+        var normalized = String(text)
+        if normalized.hasPrefix("+") { normalized.removeFirst() }
+        if normalized.hasSuffix(".") { normalized.removeLast() }
+        if normalized.hasPrefix(".") { normalized = "0" + normalized }
+        if normalized.hasPrefix("-.") { normalized = "-0" + normalized.dropFirst() }
+        return Decimal(string: normalized, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// The value in units of 10^-`scale` as an exact `Int64`, or nil when it does not fit or is not exact
+    /// at that scale.
+    public static func scaled(_ value: Decimal, scale: Int = storageScale) -> Int64? {
+        guard value.isFinite else { return nil }
+        var shifted = value
+        var factor = Decimal(1)
+        for _ in 0..<scale { factor *= 10 }
+        shifted *= factor
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &shifted, 0, .plain)
+        guard rounded == shifted else { return nil }
+        let text = rounded.description
+        return Int64(text)
+    }
+
+    /// Plain text of `value` with at least `minimumFractionDigits` decimals: `12.3` → `"12.30"`.
+    public static func text(_ value: Decimal, minimumFractionDigits: Int = 0) -> String {
+        var text = value.description
+        if text.contains("e") || text.contains("E") {
+            // Decimal.description never uses exponents on Foundation today; keep the guard explicit.
+            text = NSDecimalNumber(decimal: value).stringValue
+        }
+        guard minimumFractionDigits > 0 else { return text }
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        if fraction.count >= minimumFractionDigits { return text }
+        return String(parts[0]) + "." + fraction + String(repeating: "0", count: minimumFractionDigits - fraction.count)
+    }
+}

@@ -1,0 +1,43 @@
+/// Where a history sequence stands. Opaque and `Codable`: save it, pass it back as `since:` to resume.
+///
+/// Encodes as a single string. The store that issued it checks it: a token from another store, a tampered or
+/// garbled one, or one older than the compaction horizon makes history throw `FinanceError.historyTokenInvalid`.
+public struct HistoryToken: Codable, Sendable {
+    /// The encoded form; only the store reads it.
+    package let encoded: String
+
+    package init(encoded: String) { self.encoded = encoded }
+
+    public init(from decoder: any Decoder) throws {
+        encoded = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(encoded)
+    }
+
+    /// The token as text, as `coffer history` prints it.
+    public var stringValue: String { encoded }
+
+    /// A token from its text form. Any text is accepted here; the store validates it when it is used.
+    public init(stringValue: String) { encoded = stringValue }
+}
+
+/// One batch of history: what was inserted, updated (full values) and deleted (IDs only) since the previous
+/// batch, and the token that resumes after it.
+public struct Changes<Model: Identifiable & Sendable>: Sendable where Model.ID: Sendable {
+    public let inserted: [Model]
+    public let updated: [Model]
+    public let deleted: [Model.ID]
+    public let newToken: HistoryToken
+
+    public init(inserted: [Model], updated: [Model], deleted: [Model.ID], newToken: HistoryToken) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.newToken = newToken
+    }
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

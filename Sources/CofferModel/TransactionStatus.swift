@@ -1,0 +1,12 @@
+/// Where a transaction is in its life: `pending` → `booked`, or `rejected`.
+public enum TransactionStatus: Int16, CaseIterable, Hashable, Sendable, CaseNameCodable {
+    case authorized = 0
+    case booked = 1
+    case memo = 2
+    case pending = 3
+    case rejected = 4
+
+    public static let caseNames: [TransactionStatus: String] = [
+        .authorized: "authorized", .booked: "booked", .memo: "memo", .pending: "pending", .rejected: "rejected",
+    ]
+}

@@ -1,0 +1,2 @@
+@_exported import CofferStore
+@_exported import CofferFormats
