@@ -1,0 +1,135 @@
+@_exported import CofferModel
+import Crypto
+import Foundation
+import GRDB
+import Logging
+
+/// Coffer's store: FinanceKit's `FinanceStore`, on a SQLite file.
+///
+/// For example:
+/// ```swift
+/// let store = try FinanceStore(path: FinanceStore.defaultPath())
+/// let recent = try await store.transactions(query: TransactionQuery(
+///     sortDescriptors: [SortDescriptor(\.transactionDate, order: .reverse)], limit: 20))
+/// ```
+/// One writer (an import) and many readers (queries, monitors) work at once, across processes (SQLite WAL).
+/// Where FinanceKit has `FinanceStore.shared`, Coffer opens a store on a path: `defaultPath()` gives
+/// `$COFFER_STORE`, else `$XDG_DATA_HOME/coffer/coffer.sqlite`, else `~/.local/share/coffer/coffer.sqlite`.
+public final class FinanceStore: Sendable {
+    /// How a store is opened.
+    public enum Access: Sendable {
+        /// Create the store when missing, migrate it, allow writes.
+        case readWrite
+        /// Never create or modify anything: queries and history only.
+        case readOnly
+    }
+
+    /// The file the store lives in.
+    public let path: String
+    /// The store's identity, made when it was created; history tokens name it.
+    public let storeID: UUID
+    public let access: Access
+    let pool: DatabasePool
+    let tokenKeyData: Data
+    var tokenKey: SymmetricKey { SymmetricKey(data: tokenKeyData) }
+    let logger: Logger
+
+    /// Opens (and, for `.readWrite`, creates or migrates) the store at `path`.
+    ///
+    /// Throws `CofferError` with a one-line reason when the path is a folder, a file that is not a Coffer store,
+    /// a store written by a newer Coffer, or read-only while `.readWrite` was asked for. Such a file is never
+    /// modified.
+    public init(path: String, access: Access = .readWrite, logger: Logger = Logger(label: "coffer.store")) throws {
+        self.path = path
+        self.access = access
+        self.logger = logger
+        try StoreFile.check(path: path, access: access)
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        if isNew { try StoreFile.create(path: path) }
+
+        var config = Configuration()
+        config.readonly = access == .readOnly
+        // A second import (cron overlap) waits for the first instead of failing.
+        config.busyMode = .timeout(30)
+        config.label = "coffer"
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            throw StoreFile.describe(error, path: path)
+        }
+        do {
+            let migrator = Schema.migrator
+            if access == .readWrite {
+                try migrator.migrate(pool)
+            } else {
+                let complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                guard complete else {
+                    throw CofferError(.notAStore, "\(path): the store needs an upgrade; run a write command (coffer import) once")
+                }
+            }
+            let meta = try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT key, value FROM store_meta")
+            }
+            var id: UUID?
+            var key: Data?
+            for row in meta {
+                switch row["key"] as String {
+                case "store_id": id = row["value"]
+                case "token_key": key = row["value"]
+                default: break
+                }
+            }
+            guard let id, let key else {
+                throw CofferError(.notAStore, "\(path): the store's identity is missing; it is damaged")
+            }
+            storeID = id
+            tokenKeyData = key
+        } catch let error as CofferError {
+            throw error
+        } catch {
+            throw StoreFile.describe(error, path: path)
+        }
+    }
+
+    /// The path a store opens at when none is given: `$COFFER_STORE`, else `$XDG_DATA_HOME/coffer/coffer.sqlite`,
+    /// else `~/.local/share/coffer/coffer.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit = environment["COFFER_STORE"], !explicit.isEmpty { return explicit }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            dataHome = home + "/.local/share"
+        }
+        return dataHome + "/coffer/coffer.sqlite"
+    }
+
+    /// FinanceKit's availability check: whether a readable store exists at `path`. `true` does not promise data.
+    public static func isDataAvailable(_ type: FinanceDataType, at path: String = defaultPath()) -> Bool {
+        guard type == .financialData else { return false }
+        return (try? FinanceStore(path: path, access: .readOnly)) != nil
+    }
+
+    /// Runs a read, mapping SQLite trouble (locked, unreadable) to FinanceKit's transient `dataRestricted`.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) {
+            logger.warning("store read failed", metadata: ["path": "\(path)", "error": "\(error)"])
+            throw FinanceError.dataRestricted(.financialData)
+        }
+    }
+}
+
+extension FinanceStore {
+    public typealias DataType = FinanceDataType
+    public typealias HistoryToken = CofferModel.HistoryToken
+    public typealias Changes = CofferModel.Changes
+}

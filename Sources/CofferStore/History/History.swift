@@ -1,0 +1,81 @@
+import CofferModel
+import Foundation
+
+extension FinanceStore {
+    /// A long-running sequence of `Changes`, FinanceKit's `History`.
+    ///
+    /// For example:
+    /// ```swift
+    /// for try await changes in store.transactionHistory(forAccountID: id, since: savedToken, isMonitoring: false) {
+    ///     apply(changes.inserted, changes.updated, changes.deleted)
+    ///     savedToken = changes.newToken
+    /// }
+    /// ```
+    /// From `nil` it yields the current state as `inserted`, then what changes after. From a token it yields
+    /// only what changed after it, coalesced per entity, in batches of at most `batchSize`, each with a token
+    /// that resumes after it. With `isMonitoring: false` it ends after catching up; with `true` it stays open,
+    /// delivers commits of any process within about a second, and ends when its task is cancelled. Errors
+    /// (`FinanceError.historyTokenInvalid`) surface from `next()`.
+    public struct History<Model: Identifiable & Sendable>: AsyncSequence, Sendable where Model.ID == UUID {
+        public typealias Element = Changes<Model>
+        let reader: HistoryReader<Model>
+
+        public func makeAsyncIterator() -> Iterator { Iterator(reader: reader) }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let reader: HistoryReader<Model>
+            var state: HistoryReader<Model>.State = .start
+
+            public mutating func next() async throws -> Changes<Model>? {
+                try await reader.next(&state)
+            }
+        }
+    }
+
+    /// Changes to the store's accounts.
+    public func accountHistory(since token: HistoryToken? = nil, isMonitoring: Bool = true) -> History<Account> {
+        History(reader: HistoryReader(store: self, entity: .account, accountID: nil, since: token, isMonitoring: isMonitoring,
+                                      options: historyOptions))
+    }
+
+    /// Changes to one account's balances.
+    public func accountBalanceHistory(forAccountID accountID: UUID, since token: HistoryToken? = nil,
+                                      isMonitoring: Bool = true) -> History<AccountBalance> {
+        History(reader: HistoryReader(store: self, entity: .balance, accountID: accountID, since: token, isMonitoring: isMonitoring,
+                                      options: historyOptions))
+    }
+
+    /// Changes to one account's transactions.
+    public func transactionHistory(forAccountID accountID: UUID, since token: HistoryToken? = nil,
+                                   isMonitoring: Bool = true) -> History<Transaction> {
+        History(reader: HistoryReader(store: self, entity: .transaction, accountID: accountID, since: token, isMonitoring: isMonitoring,
+                                      options: historyOptions))
+    }
+
+    /// Changes to every account's transactions: a Coffer addition for tools that follow the whole store
+    /// (FinanceKit itself has only the per-account form).
+    public func allTransactionHistory(since token: HistoryToken? = nil, isMonitoring: Bool = true) -> History<Transaction> {
+        History(reader: HistoryReader(store: self, entity: .transaction, accountID: nil, since: token, isMonitoring: isMonitoring,
+                                      options: historyOptions))
+    }
+
+    /// Batch size and poll interval of the history sequences this store makes.
+    var historyOptions: HistoryOptions { HistoryOptions.current }
+}
+
+/// Tuning of history reading. `batchSize` bounds each `Changes`; `pollInterval` is how often a monitoring
+/// sequence looks for commits of other processes.
+public struct HistoryOptions: Sendable {
+    public var batchSize: Int
+    public var pollInterval: Duration
+    /// How many change-log rows are coalesced at once.
+    public var window: Int
+
+    public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(200), window: Int = 50_000) {
+        self.batchSize = max(1, batchSize)
+        self.pollInterval = pollInterval
+        self.window = max(1, window)
+    }
+
+    @TaskLocal public static var current = HistoryOptions()
+}

@@ -1,0 +1,63 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// What `coffer info` shows.
+public struct StoreInfo: Sendable, Codable {
+    public let path: String
+    public let storeID: UUID
+    public let schemaVersion: String
+    public let accounts: Int
+    public let balances: Int
+    public let transactions: Int
+    public let imports: Int
+    public let changeLogEntries: Int
+    /// The newest change sequence number.
+    public let lastSequence: Int64
+    /// Changes up to this sequence number were compacted away; tokens before it are invalid.
+    public let historyHorizon: Int64
+    /// When the oldest change still in the log was committed.
+    public let oldestChange: Date?
+}
+
+/// What `coffer compact` did.
+public struct CompactionResult: Sendable, Codable {
+    public let removedChanges: Int
+    public let historyHorizon: Int64
+}
+
+extension FinanceStore {
+    public func info() async throws -> StoreInfo {
+        try await read { db in
+            func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+            let oldest = try Int64.fetchOne(db, sql: "SELECT committed_at FROM change_log ORDER BY seq LIMIT 1")
+            return StoreInfo(
+                path: self.path, storeID: self.storeID,
+                schemaVersion: try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").last ?? "none",
+                accounts: try count("account"), balances: try count("balance"), transactions: try count("txn"),
+                imports: try count("import_ledger"), changeLogEntries: try count("change_log"),
+                lastSequence: try Self.lastSequence(db), historyHorizon: try Self.horizon(db),
+                oldestChange: oldest.map(Rows.date))
+        }
+    }
+
+    /// Drops change-log entries committed before `date`. History tokens from before the new horizon then throw
+    /// `FinanceError.historyTokenInvalid`; a client restarts from `nil` and loses nothing (the current state is
+    /// untouched). Tombstones are kept: they stop re-imports from resurrecting deleted transactions.
+    @discardableResult
+    public func compact(before date: Date) throws -> CompactionResult {
+        try write { writer in
+            let db = writer.db
+            let cutoff = Rows.millis(date)
+            guard let maxSeq = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log WHERE committed_at < ?", arguments: [cutoff])
+            else {
+                return CompactionResult(removedChanges: 0, historyHorizon: try Self.horizon(db))
+            }
+            try db.execute(sql: "DELETE FROM change_log WHERE seq <= ?", arguments: [maxSeq])
+            let removed = db.changesCount
+            let horizon = max(maxSeq, try Self.horizon(db))
+            try db.execute(sql: "UPDATE store_meta SET value = ? WHERE key = 'horizon_seq'", arguments: [horizon])
+            return CompactionResult(removedChanges: removed, historyHorizon: horizon)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// A piece of SQL translated from a predicate. `exact` is false when it is a superset filter (part of a
+/// conjunction could not be translated): the predicate then runs in Swift on what SQL returns.
+struct SQLPart {
+    var sql: String
+    var arguments: [DatabaseValue]
+    var exact: Bool
+}
+
+/// Translation state: the model's columns and the variables bound by `flatMap` closures.
+struct SQLContext {
+    let root: PredicateExpressions.VariableID
+    let columns: [AnyKeyPath: ColumnInfo]
+    let nested: [AnyKeyPath: (prefix: String, columns: [AnyKeyPath: ColumnInfo])]
+    var bound: [PredicateExpressions.VariableID: (prefix: String, columns: [AnyKeyPath: ColumnInfo])] = [:]
+
+    func column(_ path: AnyKeyPath, of variable: PredicateExpressions.VariableID) -> ColumnInfo? {
+        if variable == root {
+            if let c = columns[path] { return c }
+            if let n = nested[path] { return ColumnInfo(sql: n.prefix + "as_of", kind: .date, nullable: true) }
+            return nil
+        }
+        guard let b = bound[variable], let c = b.columns[path] else { return nil }
+        return ColumnInfo(sql: b.prefix + c.sql, kind: c.kind, nullable: true)
+    }
+}
+
+/// Translates Foundation `Predicate`s into SQL `WHERE` clauses.
+///
+/// Understood: key paths (nested ones too) to mapped properties, captured values, `==` `!=` `<` `<=` `>` `>=`,
+/// `&&` `||` `!`, `contains` on a captured collection (→ `IN`), `contains` and `starts(with:)` on strings,
+/// `nil` checks, and `optional.flatMap { … } ?? false` over a balance side. Anything else makes its part
+/// untranslated; under `&&` the rest still filters in SQL and Swift evaluates the whole predicate on the rows.
+enum PredicateSQL {
+    static func translate<Model: SQLMapped>(_ predicate: Predicate<Model>) -> SQLPart? {
+        let context = SQLContext(root: predicate.variable.key, columns: Model.columns, nested: Model.nested)
+        guard let expression = predicate.expression as? any SQLBoolean else { return nil }
+        return expression.sql(context, positive: true)
+    }
+}
+
+enum SQLOperand {
+    case column(ColumnInfo)
+    case value(Any)
+}
+
+protocol SQLBoolean { func sql(_ context: SQLContext, positive: Bool) -> SQLPart? }
+protocol SQLOperandExpression { func operand(_ context: SQLContext) -> SQLOperand? }
+protocol SQLKeyPathExpression { func resolve() -> (path: AnyKeyPath, variable: PredicateExpressions.VariableID)? }
+protocol SQLVariableExpression { var variableID: PredicateExpressions.VariableID { get } }
+
+extension PredicateExpressions.Variable: SQLVariableExpression {
+    var variableID: PredicateExpressions.VariableID { key }
+}
+
+extension PredicateExpressions.KeyPath: SQLKeyPathExpression, SQLOperandExpression {
+    func resolve() -> (path: AnyKeyPath, variable: PredicateExpressions.VariableID)? {
+        if let variable = root as? any SQLVariableExpression { return (keyPath, variable.variableID) }
+        guard let inner = (root as? any SQLKeyPathExpression)?.resolve(),
+              let path = inner.path.appending(path: keyPath as AnyKeyPath) else { return nil }
+        return (path, inner.variable)
+    }
+
+    func operand(_ context: SQLContext) -> SQLOperand? {
+        guard let (path, variable) = resolve(), let column = context.column(path, of: variable) else { return nil }
+        return .column(column)
+    }
+}
+
+extension PredicateExpressions.Value: SQLOperandExpression, SQLBoolean {
+    func operand(_ context: SQLContext) -> SQLOperand? { .value(value) }
+
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let flag = value as? Bool else { return nil }
+        return SQLPart(sql: flag ? "1" : "0", arguments: [], exact: true)
+    }
+}
+
+extension PredicateExpressions.NilLiteral: SQLOperandExpression {
+    func operand(_ context: SQLContext) -> SQLOperand? { .value(Optional<Int>.none as Any) }
+}
+
+private func operands(_ lhs: Any, _ rhs: Any, _ context: SQLContext) -> (SQLOperand, SQLOperand)? {
+    guard let l = (lhs as? any SQLOperandExpression)?.operand(context),
+          let r = (rhs as? any SQLOperandExpression)?.operand(context) else { return nil }
+    return (l, r)
+}
+
+private func equality(_ lhs: Any, _ rhs: Any, _ context: SQLContext, negated: Bool) -> SQLPart? {
+    guard let pair = operands(lhs, rhs, context) else { return nil }
+    switch pair {
+    case (.column(let c), .value(let v)), (.value(let v), .column(let c)):
+        guard let dv = c.databaseValue(v) else { return nil }
+        if dv.isNull { return SQLPart(sql: "\(c.sql) IS \(negated ? "NOT " : "")NULL", arguments: [], exact: true) }
+        let op = c.nullable ? (negated ? "IS NOT" : "IS") : (negated ? "!=" : "=")
+        return SQLPart(sql: "\(c.sql) \(op) ?", arguments: [dv], exact: true)
+    case (.column(let a), .column(let b)) where a.kind == b.kind:
+        return SQLPart(sql: "\(a.sql) \(negated ? "IS NOT" : "IS") \(b.sql)", arguments: [], exact: true)
+    default:
+        return nil
+    }
+}
+
+extension PredicateExpressions.Equal: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? { equality(lhs, rhs, context, negated: false) }
+}
+
+extension PredicateExpressions.NotEqual: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? { equality(lhs, rhs, context, negated: true) }
+}
+
+extension PredicateExpressions.Comparison: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let pair = operands(lhs, rhs, context) else { return nil }
+        let symbol: String
+        let flipped: String
+        switch op {
+        case .lessThan: (symbol, flipped) = ("<", ">")
+        case .lessThanOrEqual: (symbol, flipped) = ("<=", ">=")
+        case .greaterThan: (symbol, flipped) = (">", "<")
+        case .greaterThanOrEqual: (symbol, flipped) = (">=", "<=")
+        @unknown default: return nil
+        }
+        switch pair {
+        case (.column(let c), .value(let v)):
+            guard c.kind != .string, let dv = c.databaseValue(v), !dv.isNull else { return nil }
+            return SQLPart(sql: "\(c.sql) \(symbol) ?", arguments: [dv], exact: true)
+        case (.value(let v), .column(let c)):
+            guard c.kind != .string, let dv = c.databaseValue(v), !dv.isNull else { return nil }
+            return SQLPart(sql: "\(c.sql) \(flipped) ?", arguments: [dv], exact: true)
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateExpressions.Conjunction: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        let l = (lhs as? any SQLBoolean)?.sql(context, positive: positive)
+        let r = (rhs as? any SQLBoolean)?.sql(context, positive: positive)
+        switch (l, r) {
+        case let (l?, r?):
+            return SQLPart(sql: "(\(l.sql) AND \(r.sql))", arguments: l.arguments + r.arguments, exact: l.exact && r.exact)
+        case let (part?, nil), let (nil, part?):
+            // Half a conjunction is a superset filter: fine on its own, wrong under a negation.
+            guard positive else { return nil }
+            return SQLPart(sql: part.sql, arguments: part.arguments, exact: false)
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateExpressions.Disjunction: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let l = (lhs as? any SQLBoolean)?.sql(context, positive: positive),
+              let r = (rhs as? any SQLBoolean)?.sql(context, positive: positive) else { return nil }
+        let exact = l.exact && r.exact
+        guard exact || positive else { return nil }
+        return SQLPart(sql: "(\(l.sql) OR \(r.sql))", arguments: l.arguments + r.arguments, exact: exact)
+    }
+}
+
+extension PredicateExpressions.Negation: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let inner = (wrapped as? any SQLBoolean)?.sql(context, positive: !positive), inner.exact else { return nil }
+        return SQLPart(sql: "NOT (\(inner.sql))", arguments: inner.arguments, exact: true)
+    }
+}
+
+extension PredicateExpressions.SequenceContains: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard case .value(let collection)? = (sequence as? any SQLOperandExpression)?.operand(context),
+              case .column(let c)? = (element as? any SQLOperandExpression)?.operand(context),
+              let values = collection as? any Sequence else { return nil }
+        var arguments: [DatabaseValue] = []
+        var matchesNil = false
+        for value in values {
+            guard let dv = c.databaseValue(value) else { return nil }
+            if dv.isNull { matchesNil = true } else { arguments.append(dv) }
+        }
+        var terms: [String] = []
+        if !arguments.isEmpty { terms.append("\(c.sql) IN (\(Array(repeating: "?", count: arguments.count).joined(separator: ",")))") }
+        if matchesNil { terms.append("\(c.sql) IS NULL") }
+        if terms.isEmpty { return SQLPart(sql: "0", arguments: [], exact: true) }
+        return SQLPart(sql: "(\(terms.joined(separator: " OR ")))", arguments: arguments, exact: true)
+    }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let pair = operands(base, other, context) else { return nil }
+        switch pair {
+        case (.column(let c), .value(let v)) where c.kind == .string:
+            guard let text = v as? String else { return nil }
+            return SQLPart(sql: "instr(\(c.sql), ?) > 0", arguments: [text.databaseValue], exact: true)
+        case (.value(let v), .column(let c)) where c.kind == .string:
+            guard let text = v as? String else { return nil }
+            return SQLPart(sql: "instr(?, \(c.sql)) > 0", arguments: [text.databaseValue], exact: true)
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard case .column(let c)? = (base as? any SQLOperandExpression)?.operand(context), c.kind == .string,
+              case .value(let v)? = (prefix as? any SQLOperandExpression)?.operand(context), let text = v as? String
+        else { return nil }
+        return SQLPart(sql: "substr(\(c.sql), 1, ?) = ?", arguments: [text.count.databaseValue, text.databaseValue], exact: true)
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let l = (lhs as? any SQLBoolean)?.sql(context, positive: positive), l.exact,
+              case .value(let v)? = (rhs as? any SQLOperandExpression)?.operand(context), let fallback = v as? Bool
+        else { return nil }
+        return SQLPart(sql: "COALESCE(\(l.sql), \(fallback ? 1 : 0))", arguments: l.arguments, exact: true)
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: SQLBoolean {
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
+        guard let (path, variable) = (wrapped as? any SQLKeyPathExpression)?.resolve(), variable == context.root,
+              let nested = context.nested[path] else { return nil }
+        var inner = context
+        inner.bound[self.variable.key] = nested
+        guard let body = (transform as? any SQLBoolean)?.sql(inner, positive: positive), body.exact else { return nil }
+        // NULL when the optional side is absent, as Swift's flatMap gives nil.
+        return SQLPart(sql: "CASE WHEN \(nested.prefix)as_of IS NULL THEN NULL ELSE (\(body.sql)) END",
+                       arguments: body.arguments, exact: true)
+    }
+}

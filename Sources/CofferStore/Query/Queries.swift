@@ -1,0 +1,97 @@
+import CofferModel
+import Foundation
+
+/// Which transactions to return, in what order: FinanceKit's `TransactionQuery`.
+///
+/// For example:
+/// ```swift
+/// let id = account.id, start = CalendarDay.parse("2026-03-01")!
+/// let query = TransactionQuery(
+///     sortDescriptors: [SortDescriptor(\.transactionDate, order: .reverse)],
+///     predicate: #Predicate { $0.accountID == id && $0.transactionDate >= start },
+///     limit: 50)
+/// ```
+/// With no sort descriptors, results come oldest first (transaction date, then id). Limit and offset page
+/// without gaps or repeats because every order ends with the id.
+public struct TransactionQuery: Sendable {
+    public var sortDescriptors: [SortDescriptor<Transaction>]
+    public var predicate: Predicate<Transaction>?
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(sortDescriptors: [SortDescriptor<Transaction>] = [], predicate: Predicate<Transaction>? = nil,
+                limit: Int? = nil, offset: Int? = nil) {
+        self.sortDescriptors = sortDescriptors
+        self.predicate = predicate
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Transactions with any of these statuses.
+    public static func predicate(forStatuses statuses: [TransactionStatus]) -> Predicate<Transaction> {
+        #Predicate { statuses.contains($0.status) }
+    }
+
+    /// Transactions of any of these types.
+    public static func predicate(forTransactionTypes types: [TransactionType]) -> Predicate<Transaction> {
+        #Predicate { types.contains($0.transactionType) }
+    }
+
+    /// Transactions with any of these merchant category codes.
+    public static func predicate(forMerchantCategoryCodes codes: [MerchantCategoryCode]) -> Predicate<Transaction> {
+        let optionals = codes.map { Optional($0) }
+        return #Predicate { optionals.contains($0.merchantCategoryCode) }
+    }
+}
+
+/// Which accounts to return: FinanceKit's `AccountQuery`. Default order: institution, then display name, then id.
+public struct AccountQuery: Sendable {
+    public var sortDescriptors: [SortDescriptor<Account>]
+    public var predicate: Predicate<Account>?
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(sortDescriptors: [SortDescriptor<Account>] = [], predicate: Predicate<Account>? = nil,
+                limit: Int? = nil, offset: Int? = nil) {
+        self.sortDescriptors = sortDescriptors
+        self.predicate = predicate
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// Which balances to return: FinanceKit's `AccountBalanceQuery`. Default order: oldest first (as-of date, then id).
+public struct AccountBalanceQuery: Sendable {
+    public var sortDescriptors: [SortDescriptor<AccountBalance>]
+    public var predicate: Predicate<AccountBalance>?
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(sortDescriptors: [SortDescriptor<AccountBalance>] = [], predicate: Predicate<AccountBalance>? = nil,
+                limit: Int? = nil, offset: Int? = nil) {
+        self.sortDescriptors = sortDescriptors
+        self.predicate = predicate
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Balances with an available figure as of `startDate` or later (and up to `endDate` when given).
+    public static func predicate(availableSince startDate: Date, until endDate: Date? = nil) -> Predicate<AccountBalance> {
+        if let endDate {
+            return #Predicate { balance in
+                balance.available.flatMap { $0.asOfDate >= startDate && $0.asOfDate <= endDate } ?? false
+            }
+        }
+        return #Predicate { balance in balance.available.flatMap { $0.asOfDate >= startDate } ?? false }
+    }
+
+    /// Balances with a booked figure as of `startDate` or later (and up to `endDate` when given).
+    public static func predicate(bookedSince startDate: Date, until endDate: Date? = nil) -> Predicate<AccountBalance> {
+        if let endDate {
+            return #Predicate { balance in
+                balance.booked.flatMap { $0.asOfDate >= startDate && $0.asOfDate <= endDate } ?? false
+            }
+        }
+        return #Predicate { balance in balance.booked.flatMap { $0.asOfDate >= startDate } ?? false }
+    }
+}

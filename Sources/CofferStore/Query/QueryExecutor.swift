@@ -1,0 +1,151 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// What the store needs to run a query for one model type.
+struct QueryPlan<Model: SQLMapped & Sendable>: @unchecked Sendable {  // immutable after creation
+    let table: String
+    let columns: String
+    let decode: @Sendable (Row) throws -> Model
+    /// Columns for SQL sorting, by key path (properties that sort the same in SQL as in Swift).
+    let sortColumns: [AnyKeyPath: String]
+    let defaultOrder: String
+}
+
+/// How a query ran: the SQL, and whether Swift had to finish the filtering or sorting. `coffer transactions
+/// --explain` prints it.
+public struct QueryExplanation: Sendable, CustomStringConvertible {
+    public let sql: String
+    public let arguments: [String]
+    /// True when the whole predicate ran in SQLite.
+    public let predicatePushedDown: Bool
+    /// True when the order (and so limit/offset) ran in SQLite.
+    public let sortPushedDown: Bool
+
+    public var description: String {
+        var text = sql
+        if !arguments.isEmpty { text += "\n  arguments: " + arguments.joined(separator: ", ") }
+        text += "\n  predicate: " + (predicatePushedDown ? "in SQLite" : "SQL pre-filter, then evaluated in Swift")
+        text += "\n  order, limit, offset: " + (sortPushedDown ? "in SQLite" : "in Swift")
+        return text
+    }
+}
+
+extension FinanceStore {
+    static let transactionPlan = QueryPlan<Transaction>(
+        table: "txn", columns: Rows.transactionColumns, decode: Rows.transaction,
+        sortColumns: [
+            \Transaction.transactionDate: "transaction_date", \Transaction.postedDate: "posted_date",
+            \Transaction.transactionAmount.amount: "amount_scaled", \Transaction.id: "id",
+            \Transaction.status: "status", \Transaction.transactionType: "type",
+        ],
+        defaultOrder: "transaction_date, id")
+
+    static let accountPlan = QueryPlan<Account>(
+        table: "account", columns: Rows.accountColumns, decode: Rows.account,
+        sortColumns: [\Account.id: "id", \Account.openingDate: "opening_date"],
+        defaultOrder: "institution_name, display_name, id")
+
+    static let balancePlan = QueryPlan<AccountBalance>(
+        table: "balance", columns: Rows.balanceColumns, decode: Rows.balance,
+        sortColumns: [\AccountBalance.id: "id"],
+        defaultOrder: "as_of, id")
+
+    /// Transactions matching the query.
+    public func transactions(query: TransactionQuery) async throws -> [Transaction] {
+        try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset)
+    }
+
+    /// Accounts matching the query.
+    public func accounts(query: AccountQuery) async throws -> [Account] {
+        try await run(Self.accountPlan, query.predicate, query.sortDescriptors, query.limit, query.offset)
+    }
+
+    /// Balances matching the query.
+    public func accountBalances(query: AccountBalanceQuery) async throws -> [AccountBalance] {
+        try await run(Self.balancePlan, query.predicate, query.sortDescriptors, query.limit, query.offset)
+    }
+
+    /// The SQL a transaction query becomes, and which parts run in Swift.
+    public func explain(_ query: TransactionQuery) -> QueryExplanation {
+        Self.plan(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset).explanation
+    }
+
+    struct Prepared {
+        let sql: String
+        let arguments: [DatabaseValue]
+        let predicateExact: Bool
+        let sortInSQL: Bool
+        let limitInSQL: Bool
+
+        var explanation: QueryExplanation {
+            QueryExplanation(sql: sql, arguments: arguments.map { $0.description }, predicatePushedDown: predicateExact,
+                             sortPushedDown: sortInSQL)
+        }
+    }
+
+    static func plan<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
+                            _ limit: Int?, _ offset: Int?) -> Prepared {
+        var sql = "SELECT \(plan.columns) FROM \(plan.table)"
+        var arguments: [DatabaseValue] = []
+        var exact = true
+        if let predicate {
+            if let part = PredicateSQL.translate(predicate) {
+                sql += " WHERE \(part.sql)"
+                arguments = part.arguments
+                exact = part.exact
+            } else {
+                exact = false
+            }
+        }
+        var orderTerms: [String] = []
+        var sortInSQL = true
+        for descriptor in sort {
+            guard let path = descriptor.keyPath, let column = plan.sortColumns[path] else {
+                sortInSQL = false
+                break
+            }
+            orderTerms.append("\(column) \(descriptor.order == .forward ? "ASC" : "DESC")")
+        }
+        if sortInSQL {
+            orderTerms.append(plan.defaultOrder)
+            sql += " ORDER BY " + orderTerms.joined(separator: ", ")
+        } else {
+            sql += " ORDER BY " + plan.defaultOrder
+        }
+        let limitInSQL = exact && sortInSQL
+        if limitInSQL, limit != nil || offset != nil {
+            sql += " LIMIT \(max(0, limit ?? -1)) OFFSET \(max(0, offset ?? 0))"
+            if limit == nil { sql = sql.replacingOccurrences(of: "LIMIT 0 OFFSET", with: "LIMIT -1 OFFSET") }
+        }
+        return Prepared(sql: sql, arguments: arguments, predicateExact: exact, sortInSQL: sortInSQL, limitInSQL: limitInSQL)
+    }
+
+    func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
+                    _ limit: Int?, _ offset: Int?) async throws -> [Model] {
+        let prepared = Self.plan(plan, predicate, sort, limit, offset)
+        if let limit, limit <= 0 { return [] }
+        return try await read { db in
+            let cursor = try Row.fetchCursor(db, sql: prepared.sql, arguments: StatementArguments(prepared.arguments))
+            if prepared.limitInSQL {
+                var out: [Model] = []
+                while let row = try cursor.next() { out.append(try plan.decode(row)) }
+                return out
+            }
+            // Swift finishes: filter as rows stream by; when SQL already orders them, stop once the page is full.
+            let skip = max(0, offset ?? 0)
+            let wanted = limit.map { skip + max(0, $0) }
+            var matches: [Model] = []
+            while let row = try cursor.next() {
+                let model = try plan.decode(row)
+                if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
+                matches.append(model)
+                if prepared.sortInSQL, let wanted, matches.count >= wanted { break }
+            }
+            if !prepared.sortInSQL { matches.sort(using: sort) }
+            let start = min(skip, matches.count)
+            let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
+            return Array(matches[start..<end])
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import GRDB
+
+/// The store's tables, as named append-only migrations. A shipped migration is never edited; a change to the
+/// schema is a new migration appended at the end.
+///
+/// Values: UUIDs are 16-byte blobs; money is kept twice, as the exact decimal text (`amount`) and as an exact
+/// integer in micro-units (`amount_scaled`) that SQLite can compare and sum; dates are integer milliseconds
+/// since 1970 (a date-only value is midnight UTC); enums are their FinanceKit raw values.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-store") { db in
+            try db.execute(sql: """
+                CREATE TABLE store_meta (key TEXT PRIMARY KEY NOT NULL, value NOT NULL);
+
+                CREATE TABLE account (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    identity_key TEXT NOT NULL UNIQUE,
+                    kind INTEGER NOT NULL,
+                    display_name TEXT NOT NULL,
+                    account_description TEXT,
+                    institution_name TEXT NOT NULL,
+                    currency_code TEXT NOT NULL,
+                    opening_date INTEGER,
+                    masked_number TEXT,
+                    credit_limit TEXT,
+                    minimum_next_payment TEXT,
+                    next_payment_due_date INTEGER,
+                    overdue_payment TEXT,
+                    created_seq INTEGER NOT NULL
+                );
+
+                CREATE TABLE balance (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    account_id BLOB NOT NULL REFERENCES account(id),
+                    currency_code TEXT NOT NULL,
+                    available_amount TEXT, available_scaled INTEGER, available_indicator INTEGER, available_as_of INTEGER,
+                    booked_amount TEXT, booked_scaled INTEGER, booked_indicator INTEGER, booked_as_of INTEGER,
+                    as_of INTEGER NOT NULL,
+                    dedupe_key TEXT NOT NULL,
+                    created_seq INTEGER NOT NULL
+                );
+                CREATE INDEX balance_account_as_of ON balance(account_id, as_of);
+                CREATE UNIQUE INDEX balance_dedupe ON balance(account_id, dedupe_key);
+
+                CREATE TABLE txn (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    account_id BLOB NOT NULL REFERENCES account(id),
+                    amount TEXT NOT NULL,
+                    amount_scaled INTEGER NOT NULL,
+                    currency_code TEXT NOT NULL,
+                    foreign_amount TEXT,
+                    foreign_currency_code TEXT,
+                    exchange_rate TEXT,
+                    indicator INTEGER NOT NULL,
+                    description TEXT NOT NULL,
+                    original_description TEXT NOT NULL,
+                    mcc INTEGER,
+                    merchant_name TEXT,
+                    type INTEGER NOT NULL,
+                    status INTEGER NOT NULL,
+                    transaction_date INTEGER NOT NULL,
+                    posted_date INTEGER,
+                    external_id TEXT,
+                    fingerprint TEXT,
+                    occurrence INTEGER,
+                    created_seq INTEGER NOT NULL
+                );
+                CREATE INDEX txn_account_date ON txn(account_id, transaction_date);
+                CREATE INDEX txn_date ON txn(transaction_date);
+                CREATE UNIQUE INDEX txn_external_id ON txn(account_id, external_id) WHERE external_id IS NOT NULL;
+                CREATE UNIQUE INDEX txn_fingerprint ON txn(account_id, fingerprint, occurrence) WHERE fingerprint IS NOT NULL;
+                CREATE INDEX txn_open ON txn(account_id, transaction_date) WHERE status IN (0, 3);
+
+                -- What was deleted keeps its dedupe keys, so a re-import does not bring it back.
+                CREATE TABLE tombstone (
+                    transaction_id BLOB NOT NULL,
+                    account_id BLOB NOT NULL,
+                    external_id TEXT,
+                    fingerprint TEXT,
+                    occurrence INTEGER,
+                    deleted_seq INTEGER NOT NULL
+                );
+                CREATE INDEX tombstone_external_id ON tombstone(account_id, external_id) WHERE external_id IS NOT NULL;
+                CREATE INDEX tombstone_fingerprint ON tombstone(account_id, fingerprint, occurrence) WHERE fingerprint IS NOT NULL;
+
+                -- One row per insert/update/delete of an account (0), balance (1) or transaction (2),
+                -- written in the same transaction as the change. AUTOINCREMENT: a sequence number is never reused,
+                -- even after compaction deletes the newest rows' neighbours.
+                CREATE TABLE change_log (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    entity INTEGER NOT NULL,
+                    op INTEGER NOT NULL,
+                    entity_id BLOB NOT NULL,
+                    account_id BLOB NOT NULL,
+                    committed_at INTEGER NOT NULL,
+                    import_id INTEGER
+                );
+                CREATE INDEX change_log_stream ON change_log(entity, account_id, seq);
+
+                CREATE TABLE import_ledger (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    sha256 TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    profile TEXT,
+                    inserted INTEGER NOT NULL DEFAULT 0,
+                    updated INTEGER NOT NULL DEFAULT 0,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    unchanged INTEGER NOT NULL DEFAULT 0,
+                    imported_at INTEGER NOT NULL
+                );
+                CREATE INDEX import_ledger_sha256 ON import_ledger(sha256);
+                """)
+            // The store's identity and its token key are made once, at creation.
+            var key = [UInt8](repeating: 0, count: 32)
+            var rng = SystemRandomNumberGenerator()
+            for i in key.indices { key[i] = UInt8.random(in: 0...255, using: &rng) }
+            try db.execute(sql: "INSERT INTO store_meta(key, value) VALUES ('store_id', ?), ('token_key', ?), ('horizon_seq', 0), ('created_at', ?)",
+                           arguments: [UUID(), Data(key), Int64(Date().timeIntervalSince1970 * 1000)])
+        }
+        return migrator
+    }
+
+    /// The name of the newest migration this build knows: the schema version shown by `coffer info`.
+    static var currentVersion: String { migrator.migrations.last ?? "none" }
+}
+
+import Foundation
+
+enum EntityKind: Int, Sendable {
+    case account = 0
+    case balance = 1
+    case transaction = 2
+}
+
+enum ChangeOp: Int, Sendable {
+    case insert = 0
+    case update = 1
+    case delete = 2
+}

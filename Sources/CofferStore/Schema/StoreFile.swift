@@ -1,0 +1,97 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// Checks on the store's file before SQLite touches it, so that a folder, a foreign file, a newer store or a
+/// read-only file gives a clear one-line error and is never modified.
+enum StoreFile {
+    static let sqliteMagic = Array("SQLite format 3\0".utf8)
+
+    static func check(path: String, access: FinanceStore.Access) throws {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if access == .readOnly {
+                throw CofferError(.notAStore, "no Coffer store at \(path); import statements first (coffer import FILE) or name one with --store")
+            }
+            return
+        }
+        if isDirectory.boolValue {
+            throw CofferError(.notAStore, "\(path) is a folder; the store is a file (for example \(path)/coffer.sqlite)")
+        }
+        guard fm.isReadableFile(atPath: path) else {
+            throw CofferError(.notAStore, "\(path) cannot be read (permissions)")
+        }
+        let head = (FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 16) }).map { [UInt8]($0) } ?? []
+        if !head.isEmpty, head != sqliteMagic {
+            throw CofferError(.notAStore, "\(path) is not a SQLite database, so not a Coffer store; refusing to touch it")
+        }
+        if access == .readWrite, !fm.isWritableFile(atPath: path) {
+            throw CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it (check its permissions)")
+        }
+        if head.isEmpty { return }
+        // A SQLite file: make sure it is Coffer's, and not from a newer Coffer, before opening it in WAL mode.
+        var config = Configuration()
+        config.readonly = true
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw describe(error, path: path)
+        }
+        let verdict: String? = try? queue.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            if tables.isEmpty { return nil }
+            guard tables.contains("store_meta"), tables.contains("grdb_migrations") else {
+                return "\(path) is a SQLite database of another program (tables: \(tables.prefix(5).joined(separator: ", "))), not a Coffer store"
+            }
+            if try Schema.migrator.hasBeenSuperseded(db) {
+                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+                let unknown = Set(applied).subtracting(Schema.migrator.migrations).sorted()
+                return "TOO_NEW:\(path) was written by a newer Coffer (schema \(unknown.joined(separator: ", "))); this coffer knows up to \(Schema.currentVersion). Upgrade coffer"
+            }
+            return nil
+        }
+        try? queue.close()
+        if let verdict {
+            if verdict.hasPrefix("TOO_NEW:") {
+                throw CofferError(.storeTooNew, String(verdict.dropFirst("TOO_NEW:".count)))
+            }
+            throw CofferError(.notAStore, verdict)
+        }
+    }
+
+    /// Creates the folder (0700) and an empty file (0600): financial data is private by default.
+    static func create(path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CofferError(.io, "cannot create the folder \(folder) for the store: \(error.localizedDescription)")
+            }
+        }
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST { return }
+            throw CofferError(.io, "cannot create the store file \(path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+    }
+
+    static func describe(_ error: any Error, path: String) -> CofferError {
+        if let error = error as? CofferError { return error }
+        if let db = error as? DatabaseError {
+            switch db.resultCode {
+            case .SQLITE_NOTADB: return CofferError(.notAStore, "\(path) is not a SQLite database, so not a Coffer store")
+            case .SQLITE_READONLY: return CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it")
+            case .SQLITE_CANTOPEN: return CofferError(.io, "\(path) cannot be opened (a missing folder or permissions?)")
+            case .SQLITE_CORRUPT: return CofferError(.notAStore, "\(path) is damaged (SQLite reports corruption)")
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return CofferError(.io, "\(path) is locked by another process; try again")
+            default: return CofferError(.io, "\(path): \(db.message ?? "\(db.resultCode)")", underlying: db)
+            }
+        }
+        return CofferError(.io, "\(path): \(error.localizedDescription)")
+    }
+}

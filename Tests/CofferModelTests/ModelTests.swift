@@ -1,0 +1,121 @@
+import CofferModel
+import Foundation
+import Testing
+
+private func roundTrip<T: Codable & Equatable>(_ value: T) throws -> T {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return try decoder.decode(T.self, from: encoder.encode(value))
+}
+
+private func json<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
+
+@Test func everyModelTypeRoundTripsThroughJSON() throws {
+    let usd = CurrencyAmount(amount: ExactDecimal.parse("12.30")!, currencyCode: "USD")
+    let t = Transaction(id: UUID(), accountID: UUID(), transactionAmount: usd,
+                        foreignCurrencyAmount: CurrencyAmount(amount: ExactDecimal.parse("11.05")!, currencyCode: "EUR"),
+                        foreignCurrencyExchangeRate: ExactDecimal.parse("1.113122"), creditDebitIndicator: .debit,
+                        transactionDescription: "Blue Bottle Coffee", originalTransactionDescription: "SQ *BLUE BOTTLE #12",
+                        merchantCategoryCode: MerchantCategoryCode(rawValue: 5814), merchantName: "Blue Bottle Coffee",
+                        transactionType: .pointOfSale, status: .pending, transactionDate: day, postedDate: nil)
+    #expect(try roundTrip(t) == t)
+    let asset = Account.asset(AssetAccount(id: UUID(), displayName: "Checking", institutionName: "Bank", currencyCode: "USD"))
+    let liability = Account.liability(LiabilityAccount(
+        id: UUID(), displayName: "Card", accountDescription: "Visa", institutionName: "Bank", currencyCode: "USD",
+        openingDate: day, creditInformation: AccountCreditInformation(creditLimit: usd, nextPaymentDueDate: day)))
+    #expect(try roundTrip(asset) == asset)
+    #expect(try roundTrip(liability) == liability)
+    let balance = Balance(amount: usd, asOfDate: day, creditDebitIndicator: .credit)
+    for current in [CurrentBalance.available(balance), .booked(balance), .availableAndBooked(available: balance, booked: balance)] {
+        let b = AccountBalance(id: UUID(), accountID: UUID(), currentBalance: current)
+        #expect(try roundTrip(b) == b)
+    }
+    #expect(try roundTrip(usd) == usd)
+    #expect(try roundTrip(MerchantCategoryCode(rawValue: 5411)) == MerchantCategoryCode(rawValue: 5411))
+    for type in TransactionType.allCases { #expect(try roundTrip([type]) == [type]) }
+    for status in TransactionStatus.allCases { #expect(try roundTrip([status]) == [status]) }
+    let token = HistoryToken(stringValue: "abc")
+    #expect(try JSONDecoder().decode(HistoryToken.self, from: JSONEncoder().encode(token)).stringValue == "abc")
+}
+
+@Test func jsonUsesFinanceKitNamesAndExactDecimalStrings() throws {
+    let t = Transaction(id: UUID(), accountID: UUID(), transactionAmount: CurrencyAmount(amount: ExactDecimal.parse("0.10")!, currencyCode: "USD"),
+                        creditDebitIndicator: .debit, transactionDescription: "x", originalTransactionDescription: "x",
+                        transactionType: .pointOfSale, transactionDate: day)
+    let text = try json(t)
+    #expect(text.contains(#""creditDebitIndicator":"debit""#))
+    #expect(text.contains(#""transactionType":"pointOfSale""#))
+    #expect(text.contains(#""amount":"0.10""#))
+    #expect(try json(Account.asset(AssetAccount(id: UUID(), displayName: "A", institutionName: "B", currencyCode: "JPY"))).contains(#""kind":"asset""#))
+}
+
+@Test func allSeventeenTransactionTypesAndFiveStatuses() {
+    #expect(TransactionType.allCases.count == 17)
+    #expect(TransactionStatus.allCases.count == 5)
+    #expect(Set(TransactionType.allCases.map(\.name)).count == 17)
+}
+
+@Test func zeroBalanceIsCreditAndSidesFollowTheAccountKind() {
+    func indicator(_ amount: String, _ kind: AccountKind) -> CreditDebitIndicator {
+        Balance(signedAmount: ExactDecimal.parse(amount)!, currencyCode: "USD", asOfDate: day, accountKind: kind).creditDebitIndicator
+    }
+    #expect(indicator("0", .asset) == .credit)
+    #expect(indicator("0", .liability) == .credit)
+    #expect(indicator("100", .asset) == .credit)
+    #expect(indicator("-100", .asset) == .debit)
+    #expect(indicator("250", .liability) == .debit)   // money owed on a card
+    #expect(indicator("-20", .liability) == .credit)  // card in credit
+    let b = Balance(signedAmount: ExactDecimal.parse("-100.50")!, currencyCode: "USD", asOfDate: day, accountKind: .asset)
+    #expect(b.amount.amount == ExactDecimal.parse("100.5")!)
+    #expect(b.signedAmount == ExactDecimal.parse("-100.5")!)
+}
+
+@Test func merchantCategoryCodesDescribeTheStandardListAndRoundTripTheirDescription() {
+    #expect(MerchantCategoryCode(rawValue: 5411).description == "Grocery Stores, Supermarkets")
+    #expect(MerchantCategoryCode("5812")?.rawValue == 5812)
+    #expect(MerchantCategoryCode("MCC 0742")?.rawValue == 742)
+    #expect(MerchantCategoryCode("grocery stores, supermarkets")?.rawValue == 5411)
+    #expect(MerchantCategoryCode("no such category") == nil)
+    #expect(MerchantCategoryCode.allKnown.count == 981)
+    for code in MerchantCategoryCode.allKnown { #expect(MerchantCategoryCode(code.description) == code) }
+    #expect(MerchantCategoryCode(rawValue: 1).description == "MCC 0001")
+    #expect(MerchantCategoryCode(MerchantCategoryCode(rawValue: 1).description)?.rawValue == 1)
+}
+
+@Test func exactDecimalIsStrict() {
+    #expect(ExactDecimal.parse("12abc") == nil)
+    #expect(ExactDecimal.parse("12,5") == nil)
+    #expect(ExactDecimal.parse("") == nil)
+    #expect(ExactDecimal.parse("-") == nil)
+    #expect(ExactDecimal.parse("1e3") == nil)
+    #expect(ExactDecimal.parse("+0000000100.00000") == Decimal(100))
+    #expect(ExactDecimal.parse("-.5") == Decimal(string: "-0.5"))
+    #expect(ExactDecimal.scaled(ExactDecimal.parse("1.5")!) == 1_500_000)
+    #expect(ExactDecimal.scaled(ExactDecimal.parse("0.0000001")!) == nil)
+    #expect(ExactDecimal.text(ExactDecimal.parse("12.3")!, minimumFractionDigits: 2) == "12.30")
+    #expect(CurrencyAmount(amount: 5, currencyCode: "JPY").amountText == "5")
+}
+
+@Test func calendarDaysNeverShift() {
+    #expect(CalendarDay.string(day) == "2026-03-14")
+    #expect(CalendarDay.isMidnightUTC(day))
+    #expect(CalendarDay.date(year: 2026, month: 2, day: 30) == nil)
+    #expect(CalendarDay.date(year: 2024, month: 2, day: 29) != nil)
+    #expect(CalendarDay.parse("2026-03-14") == day)
+}
+
+@Test func timeOrderedUUIDsSortByCreation() {
+    let a = UUID.timeOrdered(at: Date(timeIntervalSince1970: 1000))
+    let b = UUID.timeOrdered(at: Date(timeIntervalSince1970: 2000))
+    #expect(a.uuidString < b.uuidString)
+    #expect(a.uuidString.dropFirst(14).first == "7")
+}

@@ -1,0 +1,54 @@
+import CofferStore
+import Foundation
+import Testing
+
+/// A fresh store file in its own temporary folder.
+func makeStore(_ name: String = #function) throws -> (FinanceStore, String) {
+    let folder = NSTemporaryDirectory() + "coffer-tests/" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/store.sqlite"
+    return (try FinanceStore(path: path), path)
+}
+
+func day(_ text: String) -> Date { CalendarDay.parse(text)! }
+func money(_ text: String, _ currency: String = "USD") -> CurrencyAmount {
+    CurrencyAmount(amount: ExactDecimal.parse(text)!, currencyCode: currency)
+}
+
+/// Inserts an account through the write API and returns it.
+@discardableResult
+func addAccount(_ store: FinanceStore, number: String = "12345678", kind: AccountKind = .asset, name: String = "Checking") throws -> Account {
+    try store.write { w in
+        let identity = w.accountIdentity(institution: "Test Bank", number: number)
+        let account: Account = kind == .asset
+            ? .asset(AssetAccount(id: identity.id, displayName: name, institutionName: "Test Bank", currencyCode: "USD"))
+            : .liability(LiabilityAccount(id: identity.id, displayName: name, institutionName: "Test Bank", currencyCode: "USD"))
+        try w.insertAccount(account, identityKey: identity.key, maskedNumber: "••••" + number.suffix(4))
+        return account
+    }
+}
+
+func makeTransaction(_ account: UUID, _ amount: String, on date: String, _ text: String = "Coffee",
+                     indicator: CreditDebitIndicator = .debit, status: TransactionStatus = .booked,
+                     type: TransactionType = .pointOfSale, mcc: Int16? = 5814) -> Transaction {
+    Transaction(id: .timeOrdered(), accountID: account, transactionAmount: money(amount), creditDebitIndicator: indicator,
+                transactionDescription: text, originalTransactionDescription: text.uppercased(),
+                merchantCategoryCode: mcc.map(MerchantCategoryCode.init(rawValue:)), merchantName: text,
+                transactionType: type, status: status, transactionDate: day(date))
+}
+
+/// Inserts transactions in one write.
+@discardableResult
+func insert(_ store: FinanceStore, _ transactions: [Transaction]) throws -> [Transaction] {
+    try store.write { w in
+        for t in transactions { try w.insert(t, keys: DedupeKeys(externalID: t.id.uuidString)) }
+    }
+    return transactions
+}
+
+/// Collects a finite history sequence.
+func collect<M>(_ history: FinanceStore.History<M>) async throws -> [Changes<M>] {
+    var out: [Changes<M>] = []
+    for try await changes in history { out.append(changes) }
+    return out
+}

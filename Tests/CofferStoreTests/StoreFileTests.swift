@@ -1,0 +1,88 @@
+import CofferStore
+import Foundation
+import Testing
+
+@Suite struct StoreFileTests {
+    func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "coffer-tests/" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func expectError(_ code: CofferError.Code, _ path: String, access: FinanceStore.Access = .readWrite, containing text: String) {
+        do {
+            _ = try FinanceStore(path: path, access: access)
+            Issue.record("expected \(code) for \(path)")
+        } catch let error as CofferError {
+            #expect(error.code == code)
+            #expect(error.description.contains(text), "\(error.description)")
+            #expect(!error.description.contains("\n"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func createsThePrivateFileInWALMode() throws {
+        let path = try folder() + "/nested/coffer.sqlite"
+        _ = try FinanceStore(path: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(FinanceStore.isDataAvailable(.financialData, at: path))
+        #expect(!FinanceStore.isDataAvailable(.financialData, at: path + ".missing"))
+    }
+
+    @Test func aFolderIsNotAStore() throws {
+        expectError(.notAStore, try folder(), containing: "is a folder")
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedAndUntouched() throws {
+        let path = try folder() + "/notes.sqlite"
+        let bytes = Data("these are my notes, not a database\n".utf8)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        expectError(.notAStore, path, containing: "not a SQLite database")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func anotherProgramsDatabaseIsRefused() throws {
+        let path = try folder() + "/other.sqlite"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", path]
+        try process.run()
+        process.waitUntilExit()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        expectError(.notAStore, path, containing: "another program")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func aStoreFromANewerSchemaIsRefused() throws {
+        let path = try folder() + "/newer.sqlite"
+        _ = try FinanceStore(path: path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"insert into grdb_migrations values ('v99-future')\"); c.commit()", path]
+        try process.run()
+        process.waitUntilExit()
+        expectError(.storeTooNew, path, containing: "newer Coffer")
+    }
+
+    @Test func aReadOnlyStoreIsRefusedForWritesAndReadableForQueries() async throws {
+        let path = try folder() + "/ro.sqlite"
+        let store = try FinanceStore(path: path)
+        try addAccount(store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
+        if getuid() != 0 {  // root can write anyway
+            expectError(.storeReadOnly, path, containing: "read-only")
+        }
+        let reader = try FinanceStore(path: path, access: .readOnly)
+        #expect(try await reader.accounts(query: AccountQuery()).count == 1)
+        #expect(throws: CofferError.self) { try reader.write { _ in } }
+    }
+
+    @Test func defaultPathFollowsXDGAndOverrides() {
+        #expect(FinanceStore.defaultPath(environment: ["HOME": "/home/ana"]) == "/home/ana/.local/share/coffer/coffer.sqlite")
+        #expect(FinanceStore.defaultPath(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "/data"]) == "/data/coffer/coffer.sqlite")
+        #expect(FinanceStore.defaultPath(environment: ["HOME": "/h", "COFFER_STORE": "/x/s.sqlite"]) == "/x/s.sqlite")
+    }
+}
