@@ -224,6 +224,40 @@ public final class StoreWriter {
         transactionCounts.deleted += 1
     }
 
+    /// Transactions of an account on one calendar day with this exact amount and direction, for matching a
+    /// record from another source (which words the same transaction differently).
+    public func transactions(accountID: UUID, on day: Date, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        let start = Rows.millis(day)
+        return try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT \(Self.storedColumns) FROM txn
+            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND amount_scaled = ? AND indicator = ?
+            ORDER BY id
+            """), arguments: [accountID, start, start + 86_400_000, Rows.scaled(amount), indicator.rawValue]).map(stored)
+    }
+
+    /// Replaces a transaction's dedupe keys without changing its data (no history change): a record from a
+    /// higher-fidelity source lends its institution id.
+    public func setKeys(_ keys: DedupeKeys, forTransaction id: UUID) throws {
+        try db.cachedStatement(sql: "UPDATE txn SET external_id = ?, fingerprint = ?, occurrence = ? WHERE id = ?")
+            .execute(arguments: [keys.externalID, keys.fingerprint, keys.occurrence, id])
+    }
+
+    /// Remembers keys a transaction no longer carries (a pending record's, once it is booked), so a re-import of
+    /// the old record is recognised instead of inserted again. No history change.
+    public func retireKeys(_ keys: DedupeKeys, ofTransaction id: UUID, accountID: UUID) throws {
+        guard keys.externalID != nil || keys.fingerprint != nil else { return }
+        let seq = try FinanceStore.lastSequence(db)
+        try db.cachedStatement(sql: """
+            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [id, accountID, keys.externalID, keys.fingerprint, keys.occurrence, seq])
+    }
+
+    /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
+    public func hasTombstones() throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
+    }
+
     // MARK: Import ledger
 
     /// Starts the ledger entry of an import; the changes that follow carry its id.

@@ -1,0 +1,83 @@
+import CofferModel
+import Foundation
+
+/// What importing one file did: `coffer import --json` prints one per file.
+public struct FileReport: Sendable, Codable {
+    public enum Status: String, Sendable, Codable {
+        /// Committed (possibly with nothing new).
+        case imported
+        /// A byte-identical file was imported before; skipped.
+        case alreadyImported = "already-imported"
+        /// Nothing was written: `--dry-run`.
+        case dryRun = "dry-run"
+        /// Nothing from the file was committed; `error` says why.
+        case failed
+    }
+
+    /// One change, as `--dry-run` lists them.
+    public struct Change: Sendable, Codable {
+        public var op: String
+        public var date: String
+        public var amount: String
+        public var currency: String
+        public var description: String
+        public var status: String
+    }
+
+    /// A failure: the message and where.
+    public struct Failure: Sendable, Codable, CustomStringConvertible {
+        public var message: String
+        public var code: String
+        public var file: String?
+        public var line: Int?
+        public var column: Int?
+        public var element: String?
+        public var description: String
+    }
+
+    public var path: String
+    public var status: Status
+    public var format: String?
+    public var profile: String?
+    public var sha256: String?
+    public var inserted = 0
+    public var updated = 0
+    public var deleted = 0
+    public var unchanged = 0
+    /// Accounts and balances added.
+    public var accountsAdded = 0
+    public var balancesAdded = 0
+    public var warnings: [String] = []
+    public var error: Failure?
+    /// With `--dry-run`, the first changes (at most 1,000).
+    public var changes: [Change]?
+    public var seconds: Double = 0
+
+    public init(path: String, status: Status) {
+        self.path = path
+        self.status = status
+    }
+
+    /// True when nothing went wrong.
+    public var succeeded: Bool { status != .failed }
+}
+
+extension FileReport.Failure {
+    init(_ error: any Error, file: String) {
+        if let error = error as? CofferError {
+            let located = error.location?.file == nil ? error.located(inFile: file) : error
+            message = located.message
+            code = located.code.name
+            self.file = located.location?.file
+            line = located.location?.line
+            column = located.location?.column
+            element = located.location?.element
+            description = located.description
+        } else {
+            message = "\(error)"
+            code = "internal"
+            self.file = file
+            description = "\(file): \(error)"
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import CofferFormats
+import CofferModel
+import CofferStore
+import Crypto
+import Foundation
+import Logging
+
+/// Options of one `coffer import` run.
+public struct ImportOptions: Sendable {
+    /// Run every stage, report the changes, commit nothing.
+    public var dryRun = false
+    /// Import a byte-identical file again (it must then change nothing).
+    public var force = false
+    /// Read CSV files with this profile instead of identifying one.
+    public var profileID: String?
+    /// Collect the list of changes in each report (on for dry runs).
+    public var listChanges = false
+
+    public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false) {
+        self.dryRun = dryRun
+        self.force = force
+        self.profileID = profileID
+        self.listChanges = listChanges
+    }
+}
+
+/// The pipeline: statement files in, history changes committed.
+///
+/// For example:
+/// ```swift
+/// let importer = Importer(store: store, configuration: try .load(directory: "config"))
+/// let report = importer.importFile("feeds/ofx/bank-ofx1-sgml.ofx")
+/// print(report.status, report.inserted)
+/// ```
+/// Each file is one SQLite write transaction covering its changes, their change-log rows and its import-ledger
+/// entry: a file commits whole or not at all. A failure is reported, never thrown, so one bad file never stops
+/// the others.
+public struct Importer: Sendable {
+    public let store: FinanceStore
+    public let configuration: CofferConfiguration
+    public let identifier: FormatIdentifier
+    let logger: Logger
+
+    public init(store: FinanceStore, configuration: CofferConfiguration, logger: Logger = Logger(label: "coffer.import")) {
+        self.store = store
+        self.configuration = configuration
+        self.identifier = FormatIdentifier(profiles: configuration.profiles)
+        self.logger = logger
+    }
+
+    /// Imports one file; `progress` hears the number of transactions read so far, every 10,000.
+    public func importFile(_ path: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil) -> FileReport {
+        let started = Date()
+        var report = FileReport(path: path, status: .failed)
+        do {
+            let input = StatementInput.file(path)
+            report.sha256 = try Self.sha256(of: input)
+            let format = try identifier.identify(input, profileID: options.profileID)
+            report.format = format.name
+            report.profile = format.profile
+            let sha = report.sha256!
+            let normalizer = configuration.normalizer
+            report = try store.write(dryRun: options.dryRun) { writer -> FileReport in
+                var report = report
+                if !options.force, let earlier = try writer.imports(sha256: sha).first {
+                    report.status = .alreadyImported
+                    report.warnings.append("already imported on \(ISO8601DateFormatter().string(from: earlier.importedAt)) from \(earlier.path); --force imports it again")
+                    return report
+                }
+                try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
+                let session = try ImportSession(writer: writer, normalizer: normalizer, fileName: path, report: report,
+                                                collectChanges: options.dryRun || options.listChanges, progress: progress)
+                try format.parser.parse(input) { event in try session.handle(event) }
+                try session.finish()
+                try writer.finishImport(unchanged: session.report.unchanged)
+                var done = session.report
+                done.status = options.dryRun ? .dryRun : .imported
+                return done
+            }
+            logger.info("imported", metadata: [
+                "file": "\(path)", "status": "\(report.status.rawValue)", "format": "\(report.format ?? "")",
+                "inserted": "\(report.inserted)", "updated": "\(report.updated)", "deleted": "\(report.deleted)",
+                "unchanged": "\(report.unchanged)",
+            ])
+        } catch {
+            report.status = .failed
+            report.inserted = 0
+            report.updated = 0
+            report.deleted = 0
+            report.unchanged = 0
+            report.changes = nil
+            report.error = FileReport.Failure(error, file: path)
+            logger.error("import failed", metadata: ["file": "\(path)", "error": "\(report.error!.description)"])
+        }
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// The statement files named by `paths`: files as given, folders searched recursively (hidden files and
+    /// folders skipped), in a stable order.
+    public static func expand(_ paths: [String]) throws -> [String] {
+        var out: [String] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CofferError(.usage, "\(path): no such file or folder")
+            }
+            guard isDirectory.boolValue else {
+                out.append(path)
+                continue
+            }
+            guard let walker = fm.enumerator(atPath: path) else { continue }
+            var found: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") {
+                    walker.skipDescendants()
+                    continue
+                }
+                let full = (path as NSString).appendingPathComponent(relative)
+                var sub: ObjCBool = false
+                if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue, isStatementCandidate(name) {
+                    found.append(full)
+                }
+            }
+            out.append(contentsOf: found.sorted())
+        }
+        return out
+    }
+
+    /// Golden files, notes and partial downloads are not statements.
+    static func isStatementCandidate(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        for suffix in [".expected.json", ".md", ".txt", ".crdownload", ".part", ".tmp", ".error.txt"] where lower.hasSuffix(suffix) {
+            return false
+        }
+        return !lower.hasPrefix("~$")
+    }
+
+    /// The file's SHA-256, read in chunks.
+    static func sha256(of input: StatementInput) throws -> String {
+        var hasher = SHA256()
+        let reader = try input.makeReader()
+        while let chunk = try reader.next() { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,58 @@
+import CofferFormats
+import CofferModel
+import Foundation
+
+/// Coffer's configuration folder: CSV profiles (`profiles/*.yaml`), merchant rules (`merchants.yaml`, plus the
+/// user's own `merchants.local.yaml`) and the category→MCC table (`categories.yaml`, plus `categories.local.yaml`).
+///
+/// For example:
+/// ```swift
+/// let configuration = try CofferConfiguration.load(directory: CofferConfiguration.defaultDirectory())
+/// ```
+public struct CofferConfiguration: Sendable {
+    public var directory: String?
+    public var profiles: CSVProfileSet
+    public var normalizer: DescriptionNormalizer
+
+    public init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer) {
+        self.directory = directory
+        self.profiles = profiles
+        self.normalizer = normalizer
+    }
+
+    /// Loads everything under `directory`; nil gives an empty configuration (no CSV profiles, no rules).
+    public static func load(directory: String?) throws -> CofferConfiguration {
+        guard let directory else {
+            return CofferConfiguration(directory: nil, profiles: CSVProfileSet(profiles: []), normalizer: DescriptionNormalizer())
+        }
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CofferError(.badConfiguration, "the configuration folder \(directory) does not exist")
+        }
+        func existing(_ name: String) -> String? {
+            let path = directory + "/" + name
+            return fm.fileExists(atPath: path) ? path : nil
+        }
+        let profilesPath = directory + "/profiles"
+        let profiles = fm.fileExists(atPath: profilesPath) ? try CSVProfileSet.load(directory: profilesPath) : CSVProfileSet(profiles: [])
+        let rules = try existing("merchants.yaml").map { try MerchantRules.load(defaults: $0, user: existing("merchants.local.yaml")) } ?? .empty
+        let categories = try existing("categories.yaml").map { try CategoryMCCTable.load(defaults: $0, user: existing("categories.local.yaml")) } ?? .empty
+        return CofferConfiguration(directory: directory, profiles: profiles,
+                                   normalizer: DescriptionNormalizer(rules: rules, categories: categories))
+    }
+
+    /// Where configuration is looked for: `$COFFER_CONFIG`, else `./config` when it holds profiles, else
+    /// `$XDG_CONFIG_HOME/coffer` (`~/.config/coffer`) when it exists; nil when none does.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                        currentDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+        if let explicit = environment["COFFER_CONFIG"], !explicit.isEmpty { return explicit }
+        let fm = FileManager.default
+        let local = currentDirectory + "/config"
+        if fm.fileExists(atPath: local + "/profiles") || fm.fileExists(atPath: local + "/merchants.yaml") { return local }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        let user = base + "/coffer"
+        return fm.fileExists(atPath: user) ? user : nil
+    }
+}

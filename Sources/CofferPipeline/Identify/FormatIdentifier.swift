@@ -1,0 +1,56 @@
+import CofferFormats
+import CofferModel
+
+/// A recognised statement format: its name, the CSV profile when it is one, and the parser to read it with.
+public struct StatementFormat: Sendable {
+    /// `ofx`, `camt.053.001.08`, `csv`.
+    public let name: String
+    /// The CSV profile's id, for CSV files.
+    public let profile: String?
+    public let parser: any StatementParser
+}
+
+/// The identify stage: sniffs a file's first bytes and picks its format.
+///
+/// OFX/QFX (1.x SGML or 2.x XML) and ISO 20022 camt are recognised by their content; CSV by a profile whose
+/// header names or file-name pattern match (or the profile named with `--profile`).
+public struct FormatIdentifier: Sendable {
+    public let profiles: CSVProfileSet
+
+    public init(profiles: CSVProfileSet) {
+        self.profiles = profiles
+    }
+
+    /// The format of `input`, or a `CofferError(.unknownFormat)` that says what was looked for.
+    public func identify(_ input: StatementInput, profileID: String? = nil) throws -> StatementFormat {
+        if let profileID {
+            guard let profile = profiles.profile(id: profileID) else {
+                let known = profiles.profiles.map(\.id).sorted().joined(separator: ", ")
+                throw CofferError(.usage, "no CSV profile '\(profileID)' (known: \(known))")
+            }
+            return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
+        }
+        let prefix = try input.prefix(64 * 1024)
+        if prefix.isEmpty {
+            throw CofferError(.badInput, "the file is empty", location: SourceLocation(file: input.name))
+        }
+        if OFXParser.sniff(prefix) {
+            return StatementFormat(name: "ofx", profile: nil, parser: OFXParser())
+        }
+        if CamtParser.sniff(prefix) {
+            return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
+        }
+        if let profile = try profiles.identify(input) {
+            return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
+        }
+        if prefix.prefix(512).contains(0) {
+            throw CofferError(.unknownFormat, "binary data, not a statement (OFX/QFX, camt XML or CSV)",
+                              location: SourceLocation(file: input.name))
+        }
+        let firstLine = String(decoding: prefix.prefix(while: { $0 != 10 && $0 != 13 }).prefix(120), as: UTF8.self)
+        throw CofferError(.unknownFormat, """
+            not a recognised statement: not OFX/QFX, not ISO 20022 camt, and no CSV profile's header matches \
+            (first line: '\(firstLine)'); name a profile with --profile or add one under config/profiles
+            """, location: SourceLocation(file: input.name, line: 1))
+    }
+}

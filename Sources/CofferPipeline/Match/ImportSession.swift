@@ -1,0 +1,340 @@
+import CofferFormats
+import CofferModel
+import CofferStore
+import Foundation
+
+/// The normalize and match/dedupe stages for one statement file, run inside its write transaction.
+///
+/// For every transaction, highest fidelity first:
+/// 1. an institution correction (`CORRECTFITID`) replaces or deletes its target;
+/// 2. the institution's id in this account: same → nothing, changed → update (same `id`);
+/// 3. the content fingerprint with its occurrence number (the 2nd identical coffee of a day is occurrence 2);
+/// 4. a booked record that matches a stored pending one (same account and direction, amount equal or up to 20%
+///    more for tips, dated on or up to 10 days after it, similar text) updates the pending one in place;
+/// 5. a record from a different source (one side has the institution's id, the other not) with the same day,
+///    amount and direction is the same transaction: nothing new, and the id is kept on the stored one;
+/// 6. otherwise, unless its keys were deleted before (tombstone), it is inserted.
+/// At the end of each statement, stored pending transactions dated within the period it covers that it no
+/// longer lists are deleted.
+final class ImportSession {
+    let writer: StoreWriter
+    let normalizer: DescriptionNormalizer
+    let fileName: String
+    var report: FileReport
+    let collectChanges: Bool
+    let progress: ((Int) -> Void)?
+    private let checkTombstones: Bool
+
+    // Statement state
+    private var account: Account?
+    private var header: RawStatementHeader?
+    private var balances: [RawBalance] = []
+    private var minDate: Date?
+    private var maxDate: Date?
+    /// Stored open (pending/authorized) transactions this statement lists.
+    private var seenOpen: Set<UUID> = []
+    /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
+    private var claimed: Set<UUID> = []
+    /// Occurrence numbers per account and fingerprint in this file.
+    private var occurrences: [UInt64: Int] = [:]
+    /// Institution ids seen in this file, per account (hashed), to tell duplicate ids apart.
+    private var seenExternal: Set<UInt64> = []
+    private var processed = 0
+
+    init(writer: StoreWriter, normalizer: DescriptionNormalizer, fileName: String, report: FileReport,
+         collectChanges: Bool, progress: ((Int) -> Void)?) throws {
+        self.writer = writer
+        self.normalizer = normalizer
+        self.fileName = fileName
+        self.report = report
+        self.collectChanges = collectChanges
+        self.progress = progress
+        self.checkTombstones = try writer.hasTombstones()
+        if collectChanges { self.report.changes = [] }
+    }
+
+    func handle(_ event: StatementEvent) throws {
+        switch event {
+        case .begin(let header): try begin(header)
+        case .transaction(let raw): try transaction(raw)
+        case .balance(let raw):
+            guard account != nil else { throw CofferError(.badInput, "a balance before any statement header", location: raw.location) }
+            balances.append(raw)
+        case .warning(let warning): report.warnings.append(warning.description)
+        case .end: try end()
+        }
+    }
+
+    func finish() throws {
+        if account != nil { try end() }
+    }
+
+    // MARK: Statements
+
+    private func begin(_ header: RawStatementHeader) throws {
+        if account != nil { try end() }
+        let (account, inserted) = try StatementAccount.resolve(header.account, writer: writer, location: header.location)
+        if inserted { report.accountsAdded += 1 }
+        self.account = account
+        self.header = header
+        balances = []
+        minDate = nil
+        maxDate = nil
+        seenOpen = []
+    }
+
+    private func end() throws {
+        guard let account else { return }
+        try flushBalances(account)
+        // Pending transactions the statement's period covers but it no longer lists are gone.
+        let start = header?.periodStart?.date ?? minDate
+        let end = header?.periodEnd?.date ?? maxDate
+        if let start, let end, start <= end {
+            let endOfDay = CalendarDay.isMidnightUTC(end) ? end.addingTimeInterval(86_399.999) : end
+            for stored in try writer.openTransactions(accountID: account.id, from: start, through: endOfDay)
+            where !seenOpen.contains(stored.transaction.id) {
+                try writer.delete(stored)
+                note("delete", stored.transaction)
+                report.deleted += 1
+            }
+        }
+        self.account = nil
+        self.header = nil
+    }
+
+    private func flushBalances(_ account: Account) throws {
+        // An available and a booked figure as of the same moment are one FinanceKit balance.
+        var byDate: [Date: (available: Balance?, booked: Balance?)] = [:]
+        var order: [Date] = []
+        for raw in balances {
+            let currency = raw.currencyCode ?? account.currencyCode
+            let indicator = raw.amount == 0 ? .credit : raw.resolvedIndicator
+            let balance = Balance(amount: CurrencyAmount(amount: raw.amount.magnitude, currencyCode: currency),
+                                  asOfDate: raw.asOf.date, creditDebitIndicator: indicator)
+            if byDate[raw.asOf.date] == nil { order.append(raw.asOf.date) }
+            var entry = byDate[raw.asOf.date] ?? (nil, nil)
+            switch raw.kind {
+            case .available: entry.available = balance
+            case .booked: entry.booked = balance
+            }
+            byDate[raw.asOf.date] = entry
+        }
+        for date in order {
+            guard let entry = byDate[date] else { continue }
+            let current: CurrentBalance
+            switch (entry.available, entry.booked) {
+            case let (a?, b?): current = .availableAndBooked(available: a, booked: b)
+            case let (a?, nil): current = .available(a)
+            case let (nil, b?): current = .booked(b)
+            default: continue
+            }
+            let balance = AccountBalance(id: .timeOrdered(), accountID: account.id, currentBalance: current)
+            let key = [entry.available, entry.booked].map { b in
+                b.map { "\(Int64($0.asOfDate.timeIntervalSince1970 * 1000))|\($0.creditDebitIndicator.name)|\(ExactDecimal.text($0.amount.amount))" } ?? "-"
+            }.joined(separator: "/")
+            if try writer.insertBalance(balance, dedupeKey: key) { report.balancesAdded += 1 }
+        }
+        balances = []
+    }
+
+    // MARK: Transactions
+
+    private func transaction(_ raw: RawTransaction) throws {
+        guard let account else {
+            throw CofferError(.badInput, "a transaction before any statement header", location: raw.location)
+        }
+        var incoming = try normalize(raw, account: account)
+        processed += 1
+        if processed % 10_000 == 0 { progress?(processed) }
+        minDate = min(minDate ?? incoming.transactionDate, incoming.transactionDate)
+        maxDate = max(maxDate ?? incoming.transactionDate, incoming.transactionDate)
+
+        let fingerprint = Fingerprint(transaction: incoming)
+        let occurrenceKey = fingerprint.hash ^ accountSalt(account.id)
+        let occurrence = (occurrences[occurrenceKey] ?? 0) + 1
+        occurrences[occurrenceKey] = occurrence
+        var externalID = raw.externalID.flatMap { $0.isEmpty ? nil : $0 }
+        if let id = externalID {
+            let hashed = Self.hash(id) ^ accountSalt(account.id)
+            if !seenExternal.insert(hashed).inserted {
+                // The same institution id twice in one file: keep both records, match the second by content.
+                report.warnings.append("\(raw.location): the institution id '\(id)' appears more than once in the file; the repeat is matched by its content")
+                externalID = nil
+            }
+        }
+        let keys = DedupeKeys(externalID: externalID, fingerprint: fingerprint.key, occurrence: occurrence)
+
+        if let correction = raw.correction {
+            try correct(correction, incoming: &incoming, keys: keys, account: account)
+            return
+        }
+        if let externalID, let stored = try writer.transaction(accountID: account.id, externalID: externalID) {
+            try reconcile(stored, with: incoming, keys: keys)
+            return
+        }
+        if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence) {
+            try reconcile(stored, with: incoming, keys: DedupeKeys(externalID: externalID ?? stored.keys.externalID,
+                                                                    fingerprint: keys.fingerprint, occurrence: keys.occurrence))
+            return
+        }
+        if checkTombstones {
+            let deleted = try (externalID.map { try writer.isDeleted(accountID: account.id, externalID: $0) } ?? false)
+                || writer.isDeleted(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
+            if deleted {
+                report.unchanged += 1
+                return
+            }
+        }
+        if incoming.status == .booked, let pending = try pendingMatch(for: incoming, account: account) {
+            incoming.id = pending.transaction.id
+            if incoming.postedDate == nil { incoming.postedDate = incoming.transactionDate }
+            // Keep when it took place as the pending record said it; the booked record gives the posting date.
+            incoming.transactionDate = min(pending.transaction.transactionDate, incoming.transactionDate)
+            try writer.retireKeys(pending.keys, ofTransaction: pending.transaction.id, accountID: account.id)
+            try writer.update(incoming, keys: keys)
+            claimed.insert(pending.transaction.id)
+            seenOpen.insert(pending.transaction.id)
+            note("update", incoming)
+            report.updated += 1
+            return
+        }
+        if let other = try crossSourceMatch(for: incoming, externalID: externalID, account: account) {
+            if other.keys.externalID == nil, externalID != nil {
+                try writer.setKeys(DedupeKeys(externalID: externalID, fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
+                                   forTransaction: other.transaction.id)
+            }
+            claimed.insert(other.transaction.id)
+            if other.transaction.status == .pending || other.transaction.status == .authorized { seenOpen.insert(other.transaction.id) }
+            report.unchanged += 1
+            return
+        }
+        try writer.insert(incoming, keys: keys)
+        if incoming.status == .pending || incoming.status == .authorized { seenOpen.insert(incoming.id) }
+        note("insert", incoming)
+        report.inserted += 1
+    }
+
+    /// Same transaction, maybe evolved: update when any value differs.
+    private func reconcile(_ stored: StoredTransaction, with incoming: Transaction, keys: DedupeKeys) throws {
+        var updated = incoming
+        updated.id = stored.transaction.id
+        if stored.transaction.status == .pending || stored.transaction.status == .authorized { seenOpen.insert(stored.transaction.id) }
+        if updated == stored.transaction {
+            if stored.keys.externalID == nil, keys.externalID != nil { try writer.setKeys(keys, forTransaction: updated.id) }
+            report.unchanged += 1
+            return
+        }
+        try writer.update(updated, keys: keys)
+        note("update", updated)
+        report.updated += 1
+    }
+
+    private func correct(_ correction: RawCorrection, incoming: inout Transaction, keys: DedupeKeys, account: Account) throws {
+        guard let target = try writer.transaction(accountID: account.id, externalID: correction.targetID) else {
+            if correction.action == .replace, try writer.transaction(accountID: account.id, externalID: keys.externalID ?? "") == nil {
+                try writer.insert(incoming, keys: keys)
+                note("insert", incoming)
+                report.inserted += 1
+            } else {
+                report.unchanged += 1
+            }
+            return
+        }
+        switch correction.action {
+        case .delete:
+            try writer.delete(target)
+            note("delete", target.transaction)
+            report.deleted += 1
+        case .replace:
+            incoming.id = target.transaction.id
+            try writer.update(incoming, keys: keys)
+            note("update", incoming)
+            report.updated += 1
+        }
+    }
+
+    private func pendingMatch(for booked: Transaction, account: Account) throws -> StoredTransaction? {
+        let from = booked.transactionDate.addingTimeInterval(-10 * 86_400)
+        let through = (booked.postedDate ?? booked.transactionDate).addingTimeInterval(86_399)
+        let amount = booked.transactionAmount.amount
+        let candidates = try writer.openTransactions(accountID: account.id, from: from, through: through).filter { c in
+            let t = c.transaction
+            guard !claimed.contains(t.id), t.creditDebitIndicator == booked.creditDebitIndicator,
+                  t.transactionAmount.currencyCode == booked.transactionAmount.currencyCode else { return false }
+            let pendingAmount = t.transactionAmount.amount
+            return amount >= pendingAmount && amount <= pendingAmount * Decimal(string: "1.2")!
+        }
+        let scored = candidates.map { c -> (StoredTransaction, Double) in
+            (c, TextSimilarity.score(c.transaction, booked))
+        }.filter { $0.1 >= 0.5 || $0.0.transaction.transactionAmount.amount == amount && $0.1 >= 0.2 }
+        return scored.max { a, b in
+            if a.1 != b.1 { return a.1 < b.1 }
+            return a.0.transaction.transactionDate < b.0.transaction.transactionDate
+        }?.0
+    }
+
+    private func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
+        let candidates = try writer.transactions(accountID: account.id, on: incoming.transactionDate,
+                                                 amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
+        return candidates.first { c in
+            !claimed.contains(c.transaction.id) && (c.keys.externalID == nil) != (externalID == nil)
+                && c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
+        }
+    }
+
+    // MARK: Normalize
+
+    private func normalize(_ raw: RawTransaction, account: Account) throws -> Transaction {
+        guard let date = raw.transactionDate ?? raw.postedDate else {
+            throw CofferError(.badInput, "the transaction has no date", location: raw.location)
+        }
+        let text = normalizer.normalize(raw)
+        let currency = (raw.currencyCode ?? account.currencyCode).uppercased()
+        let foreign: CurrencyAmount? = {
+            guard let amount = raw.foreignAmount, let code = raw.foreignCurrencyCode, code.uppercased() != currency else { return nil }
+            return CurrencyAmount(amount: amount.magnitude, currencyCode: code.uppercased())
+        }()
+        return Transaction(
+            id: .timeOrdered(), accountID: account.id,
+            transactionAmount: CurrencyAmount(amount: raw.amount.magnitude, currencyCode: currency),
+            foreignCurrencyAmount: foreign, foreignCurrencyExchangeRate: foreign == nil ? nil : raw.exchangeRate,
+            creditDebitIndicator: raw.resolvedIndicator, transactionDescription: text.display,
+            originalTransactionDescription: DescriptionNormalizer.originalDescription(of: raw),
+            merchantCategoryCode: text.merchantCategoryCode, merchantName: text.merchantName,
+            transactionType: text.transactionType, status: raw.status ?? .booked,
+            transactionDate: date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate)
+    }
+
+    private func note(_ op: String, _ t: Transaction) {
+        guard collectChanges, (report.changes?.count ?? 0) < 1_000 else { return }
+        report.changes?.append(FileReport.Change(
+            op: op, date: CalendarDay.string(t.transactionDate),
+            amount: (t.creditDebitIndicator == .debit ? "-" : "") + t.transactionAmount.amountText,
+            currency: t.transactionAmount.currencyCode, description: t.transactionDescription, status: t.status.name))
+    }
+
+    private func accountSalt(_ id: UUID) -> UInt64 {
+        withUnsafeBytes(of: id.uuid) { $0.load(as: UInt64.self) }
+    }
+
+    static func hash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+}
+
+/// How alike two transactions' texts are, 0…1: shared words of the merchant or cleaned description.
+enum TextSimilarity {
+    static func score(_ a: Transaction, _ b: Transaction) -> Double {
+        if let m = a.merchantName, let n = b.merchantName, !m.isEmpty, m.lowercased() == n.lowercased() { return 1 }
+        let x = words(a.transactionDescription + " " + a.originalTransactionDescription)
+        let y = words(b.transactionDescription + " " + b.originalTransactionDescription)
+        guard !x.isEmpty, !y.isEmpty else { return 0 }
+        return Double(x.intersection(y).count) / Double(min(x.count, y.count))
+    }
+
+    static func words(_ text: String) -> Set<String> {
+        Set(text.lowercased().split { !$0.isLetter }.filter { $0.count >= 3 }.map(String.init))
+    }
+}
