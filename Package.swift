@@ -36,6 +36,7 @@ let package = Package(
         // identify → parse → normalize → match/dedupe → commit.
         .target(name: "CofferPipeline", dependencies: [
             "CofferModel", "CofferFormats", "CofferStore",
+            .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),

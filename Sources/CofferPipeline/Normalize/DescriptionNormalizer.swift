@@ -1,0 +1,91 @@
+import CofferFormats
+import CofferModel
+
+/// What normalization makes of a transaction's text: display text, merchant, MCC and type.
+public struct NormalizedDescription: Hashable, Sendable {
+    /// `transactionDescription`: the text cleaned for display.
+    public var display: String
+    /// `merchantName`: set when the text names a merchant.
+    public var merchantName: String?
+    public var merchantCategoryCode: MerchantCategoryCode?
+    public var transactionType: TransactionType
+
+    public init(display: String, merchantName: String?, merchantCategoryCode: MerchantCategoryCode?,
+                transactionType: TransactionType) {
+        self.display = display
+        self.merchantName = merchantName
+        self.merchantCategoryCode = merchantCategoryCode
+        self.transactionType = transactionType
+    }
+}
+
+/// Cleans a transaction's text and fills in its merchant, MCC and type: the text part of the normalize stage.
+///
+/// For example:
+/// ```swift
+/// let normalizer = DescriptionNormalizer(rules: rules, categories: categories)
+/// let result = normalizer.normalize(text: "PAYPAL *NETFLIX 4029357733", indicator: .debit)
+/// // display "Netflix", merchantName "Netflix", MCC 4899, type .pointOfSale
+/// ```
+/// Precedence, as issue 3 asks:
+/// - MCC: the feed's own, else the category word through `CategoryMCCTable`, else the merchant rule's.
+/// - Type: the feed's own when it is specific (not `.unknown`), else `TransactionTypeInference`; a merchant
+///   rule's `type` replaces an inferred `.pointOfSale` or `.unknown`.
+/// - Merchant: the rule's canonical name, else the feed's merchant column cleaned, else the cleaned text;
+///   none when the text says it is a transfer, fee, interest, salary or cash (and then no rule applies either).
+/// - Display: the rule's name when a rule matched, else the cleaned text.
+public struct DescriptionNormalizer: Sendable {
+    public let cleaner: DescriptionCleaner
+    public let rules: MerchantRules
+    public let categories: CategoryMCCTable
+
+    public init(rules: MerchantRules = .empty, categories: CategoryMCCTable = .empty,
+                cleaner: DescriptionCleaner = DescriptionCleaner()) {
+        self.cleaner = cleaner
+        self.rules = rules
+        self.categories = categories
+    }
+
+    /// The original description of a raw transaction: its name, else its memo, else "".
+    public static func originalDescription(of transaction: RawTransaction) -> String {
+        if let name = transaction.name, !name.allSatisfy(\.isWhitespace) { return name }
+        return transaction.memo ?? ""
+    }
+
+    /// Normalizes the text fields of a raw transaction.
+    public func normalize(_ transaction: RawTransaction) -> NormalizedDescription {
+        var typeText = DescriptionNormalizer.originalDescription(of: transaction)
+        if let memo = transaction.memo, transaction.name != nil, !memo.isEmpty { typeText += " / " + memo }
+        return normalize(text: DescriptionNormalizer.originalDescription(of: transaction), typeText: typeText,
+                         feedMerchant: transaction.merchantName, feedMCC: transaction.merchantCategoryCode,
+                         category: transaction.category, typeCode: transaction.typeCode,
+                         feedType: transaction.transactionType, indicator: transaction.resolvedIndicator)
+    }
+
+    /// Normalizes one text; `typeText` (default: `text`) is what type keywords are looked for in.
+    public func normalize(text: String, typeText: String? = nil, feedMerchant: String? = nil,
+                          feedMCC: MerchantCategoryCode? = nil, category: String? = nil, typeCode: String? = nil,
+                          feedType: TransactionType? = nil, indicator: CreditDebitIndicator) -> NormalizedDescription {
+        let cleaned = cleaner.clean(text)
+        let isMerchant = cleaned.merchant != nil || (cleaned.display.isEmpty && feedMerchant != nil)
+        let rule = isMerchant ? rules.match(raw: text, cleaned: cleaned.display) : nil
+        var merchant: String?
+        if let rule {
+            merchant = rule.name
+        } else if isMerchant {
+            let own = feedMerchant.map { cleaner.displayText($0) }
+            merchant = own.flatMap { $0.isEmpty ? nil : $0 } ?? cleaned.merchant
+        }
+        let mcc = feedMCC ?? category.flatMap(categories.code(forCategory:)) ?? rule?.merchantCategoryCode
+        var type: TransactionType
+        if let feedType, feedType != .unknown {
+            type = feedType
+        } else {
+            type = TransactionTypeInference.infer(rawText: typeText ?? text, typeCode: typeCode, indicator: indicator,
+                                                  hasMerchant: rule != nil, mcc: mcc)
+            if let ruleType = rule?.transactionType, type == .unknown || type == .pointOfSale { type = ruleType }
+        }
+        return NormalizedDescription(display: rule?.name ?? cleaned.display, merchantName: merchant,
+                                     merchantCategoryCode: mcc, transactionType: type)
+    }
+}
