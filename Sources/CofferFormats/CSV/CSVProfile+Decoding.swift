@@ -49,6 +49,7 @@ extension CSVProfile {
         statusValues = try c.decodeIfPresent([String: String].self, forKey: .statusValues) ?? [:]
         typeValues = try c.decodeIfPresent([String: String].self, forKey: .typeValues) ?? [:]
         account = try c.decode(AccountSpec.self, forKey: .account)
+        footerMarkers = try c.decodeIfPresent([String].self, forKey: .footerMarkers) ?? []
         skipBadRows = try c.decodeIfPresent(Bool.self, forKey: .skipBadRows) ?? false
         try checkConsistency()
     }

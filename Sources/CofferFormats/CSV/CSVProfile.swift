@@ -41,6 +41,9 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     /// Type cell value → `TransactionType` case name (`Purchase: pointOfSale`). Matched ignoring case.
     public var typeValues: [String: String]
     public var account: AccountSpec
+    /// Cell values that mark a summary row after the data (`Anfangssaldo`, `Endsaldo`) even though its date
+    /// parses. Such rows, like rows that are not data at all, are only allowed after the last data row.
+    public var footerMarkers: [String]
     /// When true, a row with a bad date or amount is reported as a warning and skipped instead of failing the file.
     public var skipBadRows: Bool
 
@@ -156,7 +159,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         case id, institution, match, encoding, delimiter, decimalMark = "decimal_mark"
         case thousandsSeparator = "thousands_separator", dateFormat = "date_format", sign, columns
         case indicatorValues = "indicator_values", statusValues = "status_values", typeValues = "type_values"
-        case account, skipBadRows = "skip_bad_rows"
+        case account, footerMarkers = "footer_markers", skipBadRows = "skip_bad_rows"
     }
 
     /// The account identity `.begin` carries.

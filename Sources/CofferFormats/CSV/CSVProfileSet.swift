@@ -77,6 +77,9 @@ public struct CSVProfileSet: Sendable {
         case .valueNotFound(_, let context):
             return "key '\(path(context.codingPath))' has no value"
         case .dataCorrupted(let context):
+            if let underlying = context.underlyingError {
+                return "not valid YAML: \(underlying)"
+            }
             return "key '\(path(context.codingPath))': \(context.debugDescription)"
         @unknown default:
             return "\(error)"

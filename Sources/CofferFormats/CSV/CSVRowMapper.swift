@@ -29,6 +29,7 @@ final class CSVRowMapper {
     let typeMap: [String: TransactionType]
     let debitValues: Set<String>
     let creditValues: Set<String>
+    let footerMarkers: Set<String>
     let fileName: String
     /// The first line where a cell under a UTF-8 profile was not valid UTF-8 (read as Windows-1252 instead).
     private(set) var invalidUTF8Line: Int?
@@ -65,12 +66,21 @@ final class CSVRowMapper {
                              uniquingKeysWith: { a, _ in a })
         debitValues = Set((profile.indicatorValues?.debit ?? []).map(key))
         creditValues = Set((profile.indicatorValues?.credit ?? []).map(key))
+        footerMarkers = Set(profile.footerMarkers.map(key))
     }
 
     /// The transaction in the reader's current record, and the balance cell when the profile has one.
     func map(_ r: CSVRecordReader) throws(Failure) -> (RawTransaction, balance: Decimal?) {
         let ix = indexes
         let headerCount = headerNames.count
+        if !footerMarkers.isEmpty {
+            for index in 0..<r.fieldCount {
+                if let cell = text(r, index), footerMarkers.contains(CSVProfile.normalizedName(cell)) {
+                    throw Failure(message: "a summary row ('\(cell)') comes before data rows; summary rows belong after the last one",
+                                  column: index + 1, footerLike: true)
+                }
+            }
+        }
         guard let date = r.withField(ix.date, { dateFormat.parse(bytes: $0) }) else {
             let cell = text(r, ix.date) ?? ""
             let letters = cell.contains { $0.isLetter }
