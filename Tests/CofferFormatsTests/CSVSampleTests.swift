@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CofferFormats
 
-/// Every sample statement in feeds/csv parses to exactly the events in CSVGolden/<file>.events.
+/// Every sample statement in feeds/csv parses to exactly the events in Tests/Golden/csv-events/<file>.events (outside the test target, so SwiftPM does not ask to declare them as resources).
 ///
 /// Set COFFER_UPDATE_GOLDEN=1 to rewrite the golden files after a deliberate change, then read the diff.
 @Suite struct CSVSampleTests {

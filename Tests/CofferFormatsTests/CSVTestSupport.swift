@@ -12,7 +12,7 @@ enum CSVTestSupport {
     }()
     static let profilesDirectory = root + "/config/profiles"
     static let feedsDirectory = root + "/feeds/csv"
-    static let goldenDirectory = root + "/Tests/CofferFormatsTests/CSVGolden"
+    static let goldenDirectory = root + "/Tests/Golden/csv-events"
 
     static func profiles() throws -> CSVProfileSet { try CSVProfileSet.load(directory: profilesDirectory) }
 

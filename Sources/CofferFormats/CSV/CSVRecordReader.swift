@@ -92,6 +92,8 @@ final class CSVRecordReader {
                 chunk = next
                 position = 0
                 if atStart {
+                    // A byte order mark may straddle chunks: gather three bytes first.
+                    while chunk.count < 3, let more = try source.next() { chunk += more }
                     atStart = false
                     if chunk.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
                 }
