@@ -1,0 +1,172 @@
+import CofferModel
+import Foundation
+
+/// How one institution writes its CSV export: how to recognise it, read it, and which column means what.
+///
+/// Profiles live in `config/profiles/*.yaml`, one file per layout. For example:
+/// ```yaml
+/// id: apple-card
+/// institution: Apple Card
+/// match:
+///   header: [Transaction Date, Clearing Date, Description, Merchant, Amount (USD), Purchased By]
+///   file_name: "*Apple Card*.csv"
+/// date_format: MM/dd/yyyy
+/// sign: debit_positive            # purchases are positive on a card export
+/// columns: { date: Transaction Date, posted_date: Clearing Date, description: Description,
+///            merchant: Merchant, category: Category, type: Type, amount: Amount (USD) }
+/// type_values: { Purchase: pointOfSale, Payment: billPayment }
+/// account: { number: "Apple Card", kind: liability, currency: USD }
+/// ```
+/// `CSVProfileSet.load(directory:)` reads and checks them; a mistake throws `.badConfiguration` naming the file
+/// and the key. Header names compare ignoring case and runs of spaces.
+public struct CSVProfile: Codable, Sendable, Hashable {
+    /// The profile's name for `--profile` and the import ledger: `apple-card`.
+    public var id: String
+    /// The institution's display name.
+    public var institution: String
+    public var match: Match
+    /// `utf-8` (a byte order mark is skipped), `cp1252` or `latin-1`. Valid UTF-8 is read as UTF-8 whatever this says.
+    public var encoding: TextEncoding
+    public var delimiter: Delimiter
+    public var decimalMark: String
+    /// Empty when the export never groups thousands.
+    public var thousandsSeparator: String
+    public var dateFormat: String
+    public var sign: SignConvention
+    public var columns: Columns
+    /// For an amount plus an indicator column: which cell values mean debit and which credit.
+    public var indicatorValues: IndicatorValues?
+    /// Status cell value → status name (`Pending: pending`). Values are matched ignoring case.
+    public var statusValues: [String: String]
+    /// Type cell value → `TransactionType` case name (`Purchase: pointOfSale`). Matched ignoring case.
+    public var typeValues: [String: String]
+    public var account: AccountSpec
+    /// Cell values that mark a summary row after the data (`Anfangssaldo`, `Endsaldo`) even though its date
+    /// parses. Such rows, like rows that are not data at all, are only allowed after the last data row.
+    public var footerMarkers: [String]
+    /// When true, a row with a bad date or amount is reported as a warning and skipped instead of failing the file.
+    public var skipBadRows: Bool
+
+    /// How a file of this layout is recognised: every header name present, and/or the file name matching a glob.
+    public struct Match: Codable, Sendable, Hashable {
+        public var header: [String]?
+        public var fileName: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case header, fileName = "file_name" }
+    }
+
+    /// The field separator, or `auto` to pick the one that makes the header's names appear.
+    public enum Delimiter: String, Codable, Sendable, Hashable, CaseIterable {
+        case comma = ",", semicolon = ";", tab = "\t", pipe = "|", auto
+
+        /// The byte, nil for `auto`.
+        public var byte: UInt8? {
+            switch self {
+            case .comma: UInt8(ascii: ","); case .semicolon: UInt8(ascii: ";"); case .tab: 0x09
+            case .pipe: UInt8(ascii: "|"); case .auto: nil
+            }
+        }
+
+        init?(label: String) {
+            switch label.lowercased() {
+            case ",", "comma": self = .comma
+            case ";", "semicolon": self = .semicolon
+            case "\t", "tab", "\\t": self = .tab
+            case "|", "pipe": self = .pipe
+            case "auto": self = .auto
+            default: return nil
+            }
+        }
+    }
+
+    /// Which sign a debit has in the amount column(s).
+    public enum SignConvention: String, Codable, Sendable, Hashable, CaseIterable {
+        /// Money in is positive, money out negative (bank accounts).
+        case creditPositive = "credit_positive"
+        /// A purchase is positive and a payment negative (most card exports).
+        case debitPositive = "debit_positive"
+    }
+
+    /// Header names of the columns the profile reads. `date`, `description` and an amount form are required:
+    /// `amount` (signed), or `debit` and `credit`, or `amount` with `indicator`.
+    public struct Columns: Codable, Sendable, Hashable {
+        public var date: String
+        public var postedDate: String?
+        public var description: String
+        public var memo: String?
+        public var merchant: String?
+        public var amount: String?
+        public var debit: String?
+        public var credit: String?
+        public var indicator: String?
+        public var status: String?
+        public var currency: String?
+        public var category: String?
+        public var mcc: String?
+        public var type: String?
+        public var id: String?
+        public var balance: String?
+        public var checkNumber: String?
+        public var foreignAmount: String?
+        public var foreignCurrency: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case date, postedDate = "posted_date", description, memo, merchant, amount, debit, credit, indicator
+            case status, currency, category, mcc, type, id, balance, checkNumber = "check_number"
+            case foreignAmount = "foreign_amount", foreignCurrency = "foreign_currency"
+        }
+
+        /// Every (key, header name) pair the profile uses.
+        public var all: [(key: String, name: String)] {
+            let pairs: [(CodingKeys, String?)] = [
+                (.date, date), (.postedDate, postedDate), (.description, description), (.memo, memo),
+                (.merchant, merchant), (.amount, amount), (.debit, debit), (.credit, credit),
+                (.indicator, indicator), (.status, status), (.currency, currency), (.category, category),
+                (.mcc, mcc), (.type, type), (.id, id), (.balance, balance), (.checkNumber, checkNumber),
+                (.foreignAmount, foreignAmount), (.foreignCurrency, foreignCurrency),
+            ]
+            return pairs.compactMap { key, name in name.map { (key.rawValue, $0) } }
+        }
+    }
+
+    /// Indicator cell values meaning debit and credit (`DR`/`CR`, `S`/`H`, `Debit`/`Credit`).
+    public struct IndicatorValues: Codable, Sendable, Hashable {
+        public var debit: [String]
+        public var credit: [String]
+        enum CodingKeys: String, CodingKey, CaseIterable { case debit, credit }
+    }
+
+    /// The account every row of the file belongs to.
+    public struct AccountSpec: Codable, Sendable, Hashable {
+        /// Defaults to the profile's `institution`.
+        public var institution: String?
+        /// The institution's own identifier (a BIC, a routing number), when known.
+        public var institutionID: String?
+        /// The account number or IBAN; or a stable name when the export has no number (`name`).
+        public var number: String?
+        public var name: String?
+        public var kind: AccountKind
+        public var currency: String
+        public var displayName: String?
+        /// The institution's word for the account (`CHECKING`, `CREDITCARD`).
+        public var type: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case institution, institutionID = "institution_id", number, name, kind, currency, displayName = "display_name", type
+        }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, institution, match, encoding, delimiter, decimalMark = "decimal_mark"
+        case thousandsSeparator = "thousands_separator", dateFormat = "date_format", sign, columns
+        case indicatorValues = "indicator_values", statusValues = "status_values", typeValues = "type_values"
+        case account, footerMarkers = "footer_markers", skipBadRows = "skip_bad_rows"
+    }
+
+    /// The account identity `.begin` carries.
+    public var accountIdentity: RawAccountIdentity {
+        RawAccountIdentity(institutionName: account.institution ?? institution, institutionID: account.institutionID,
+                           accountNumber: account.number ?? account.name, accountType: account.type,
+                           kind: account.kind, currencyCode: account.currency,
+                           displayName: account.displayName ?? account.name)
+    }
+}

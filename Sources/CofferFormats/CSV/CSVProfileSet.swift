@@ -1,0 +1,130 @@
+import CofferModel
+import Foundation
+import Yams
+
+/// The institution profiles Coffer knows, and how a CSV file is matched to one.
+///
+/// For example:
+/// ```swift
+/// let profiles = try CSVProfileSet.load(directory: "config/profiles")
+/// if let profile = try profiles.identify(.file("Apple Card Transactions.csv")) {
+///     try CSVStatementParser(profile: profile).parse(input) { event in … }
+/// }
+/// let forced = profiles.profile(id: "chase-checking")     // for --profile
+/// ```
+/// A profile matches when a row within the file's first 50 lines holds every name of its header signature (and,
+/// for a profile with only a `file_name` pattern, when the name matches too). The most specific match wins:
+/// more signature names first, then a matching file name, then the profile id.
+public struct CSVProfileSet: Sendable {
+    /// The profiles, ordered by id.
+    public let profiles: [CSVProfile]
+
+    public init(profiles: [CSVProfile]) {
+        self.profiles = profiles.sorted { $0.id < $1.id }
+    }
+
+    /// Reads every `*.yaml` / `*.yml` file of `directory`; throws `.badConfiguration` naming the file and key of
+    /// the first mistake, or a duplicate id.
+    public static func load(directory: String) throws -> CSVProfileSet {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw CofferError(.badConfiguration, "cannot list the profiles folder: \(error.localizedDescription)",
+                              location: SourceLocation(file: directory))
+        }
+        var profiles: [CSVProfile] = []
+        var fileByID: [String: String] = [:]
+        for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            let text: String
+            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw CofferError(.badConfiguration, "cannot read the profile as UTF-8 text",
+                                  location: SourceLocation(file: path))
+            }
+            let profile = try decode(yaml: text, file: path)
+            if let other = fileByID[profile.id] {
+                throw CofferError(.badConfiguration, "key 'id': '\(profile.id)' is already the id of \(other)",
+                                  location: SourceLocation(file: path))
+            }
+            fileByID[profile.id] = path
+            profiles.append(profile)
+        }
+        return CSVProfileSet(profiles: profiles)
+    }
+
+    /// One profile from YAML text; `file` names it in errors.
+    public static func decode(yaml: String, file: String) throws -> CSVProfile {
+        do {
+            return try YAMLDecoder().decode(CSVProfile.self, from: yaml)
+        } catch let error as DecodingError {
+            throw CofferError(.badConfiguration, describe(error), location: SourceLocation(file: file))
+        } catch {
+            throw CofferError(.badConfiguration, "not valid YAML: \(error)", location: SourceLocation(file: file))
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let full = path(context.codingPath + [key])
+            return "key '\(full)' is missing"
+        case .typeMismatch(let type, let context):
+            return "key '\(path(context.codingPath))': expected \(type == String.self ? "text" : "\(type)"), \(context.debugDescription)"
+        case .valueNotFound(_, let context):
+            return "key '\(path(context.codingPath))' has no value"
+        case .dataCorrupted(let context):
+            if let underlying = context.underlyingError {
+                return "not valid YAML: \(underlying)"
+            }
+            return "key '\(path(context.codingPath))': \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// The profile with this id (for `--profile ID`).
+    public func profile(id: String) -> CSVProfile? {
+        profiles.first { $0.id == id }
+    }
+
+    /// The best profile for a file with this name whose first rows (cells as text) are `rows`.
+    public func match(fileName: String, rows: [[String]]) -> CSVProfile? {
+        let normalized = rows.map { $0.map(CSVProfile.normalizedName) }
+        return best(fileName: fileName) { profile in
+            normalized.contains { CSVHeaderLocator.matches($0, signature: profile.headerSignature) }
+        }
+    }
+
+    /// The profile for a CSV statement, reading at most its first 64 KiB; nil when none matches.
+    public func identify(_ input: StatementInput) throws -> CSVProfile? {
+        let prefix = try input.prefix(CSVHeaderLocator.prefixSize)
+        if prefix.isEmpty || prefix.contains(0) { return nil }
+        var rowsByDelimiter: [UInt8: [[String]]] = [:]
+        return best(fileName: input.fileName) { profile in
+            let signature = profile.headerSignature
+            for delimiter in profile.delimiter.byte.map({ [$0] }) ?? CSVHeaderLocator.candidateDelimiters {
+                let rows = rowsByDelimiter[delimiter] ?? CSVHeaderLocator
+                    .candidateRows(prefix: prefix, delimiter: delimiter, encoding: .windows1252).map(\.cells)
+                rowsByDelimiter[delimiter] = rows
+                if rows.contains(where: { CSVHeaderLocator.matches($0, signature: signature) }) { return true }
+            }
+            return false
+        }
+    }
+
+    private func best(fileName: String, headerFound: (CSVProfile) -> Bool) -> CSVProfile? {
+        var winner: (profile: CSVProfile, score: Int)?
+        for profile in profiles {
+            let nameMatches = profile.match.fileName.map { FileNameGlob($0).matches(fileName) }
+            if profile.match.header == nil, nameMatches != true { continue }
+            guard headerFound(profile) else { continue }
+            let score = profile.headerSignature.count * 2 + (nameMatches == true ? 1 : 0)
+            if score > (winner?.score ?? -1) { winner = (profile, score) }
+        }
+        return winner?.profile
+    }
+}

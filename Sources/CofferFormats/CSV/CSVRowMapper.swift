@@ -1,0 +1,199 @@
+import CofferModel
+import Foundation
+
+/// Turns one CSV record into a `RawTransaction` under a profile, or says which cell is wrong and why.
+///
+/// For example, under Chase's profile the row `DEBIT,03/02/2026,"SQ *BLUE BOTTLE",-4.50,DEBIT_CARD,1234.56,,`
+/// becomes a transaction of -4.50 on 2026-03-02 named `SQ *BLUE BOTTLE` with type code `DEBIT_CARD`.
+final class CSVRowMapper {
+    /// Why a row is not a transaction; `footerLike` when it may be a summary line after the data.
+    struct Failure: Error {
+        var message: String
+        var column: Int
+        var footerLike: Bool
+    }
+
+    struct Indexes {
+        var date: Int, description: Int
+        var postedDate, memo, merchant, amount, debit, credit, indicator, status, currency, category, mcc, type,
+            id, balance, checkNumber, foreignAmount, foreignCurrency: Int?
+    }
+
+    let profile: CSVProfile
+    let indexes: Indexes
+    let headerNames: [String]
+    let dateFormat: CSVDateFormat
+    let decimalMark: Character
+    let thousands: Character?
+    let statusMap: [String: TransactionStatus]
+    let typeMap: [String: TransactionType]
+    let debitValues: Set<String>
+    let creditValues: Set<String>
+    let footerMarkers: Set<String>
+    let fileName: String
+    /// The first line where a cell under a UTF-8 profile was not valid UTF-8 (read as Windows-1252 instead).
+    private(set) var invalidUTF8Line: Int?
+
+    init(profile: CSVProfile, dateFormat: CSVDateFormat, header: [String], normalizedHeader: [String],
+         fileName: String, headerLine: Int) throws {
+        func index(_ name: String?) throws -> Int? {
+            guard let name else { return nil }
+            guard let found = normalizedHeader.firstIndex(of: CSVProfile.normalizedName(name)) else {
+                throw CofferError(.badInput, "the header row has no column '\(name)' (profile \(profile.id))",
+                                  location: SourceLocation(file: fileName, line: headerLine))
+            }
+            return found
+        }
+        let c = profile.columns
+        indexes = Indexes(
+            date: try index(c.date) ?? 0, description: try index(c.description) ?? 0,
+            postedDate: try index(c.postedDate), memo: try index(c.memo), merchant: try index(c.merchant),
+            amount: try index(c.amount), debit: try index(c.debit), credit: try index(c.credit),
+            indicator: try index(c.indicator), status: try index(c.status), currency: try index(c.currency),
+            category: try index(c.category), mcc: try index(c.mcc), type: try index(c.type), id: try index(c.id),
+            balance: try index(c.balance), checkNumber: try index(c.checkNumber),
+            foreignAmount: try index(c.foreignAmount), foreignCurrency: try index(c.foreignCurrency))
+        self.profile = profile
+        self.headerNames = header
+        self.dateFormat = dateFormat
+        self.fileName = fileName
+        decimalMark = profile.decimalMark.first ?? "."
+        thousands = profile.thousandsSeparator.first
+        func key(_ text: String) -> String { CSVProfile.normalizedName(text) }
+        statusMap = Dictionary(profile.statusValues.compactMap { k, v in TransactionStatus(name: v).map { (key(k), $0) } },
+                               uniquingKeysWith: { a, _ in a })
+        typeMap = Dictionary(profile.typeValues.compactMap { k, v in TransactionType(name: v).map { (key(k), $0) } },
+                             uniquingKeysWith: { a, _ in a })
+        debitValues = Set((profile.indicatorValues?.debit ?? []).map(key))
+        creditValues = Set((profile.indicatorValues?.credit ?? []).map(key))
+        footerMarkers = Set(profile.footerMarkers.map(key))
+    }
+
+    /// The transaction in the reader's current record, and the balance cell when the profile has one.
+    func map(_ r: CSVRecordReader) throws(Failure) -> (RawTransaction, balance: Decimal?) {
+        let ix = indexes
+        let headerCount = headerNames.count
+        if !footerMarkers.isEmpty {
+            for index in 0..<r.fieldCount {
+                if let cell = text(r, index), footerMarkers.contains(CSVProfile.normalizedName(cell)) {
+                    throw Failure(message: "a summary row ('\(cell)') comes before data rows; summary rows belong after the last one",
+                                  column: index + 1, footerLike: true)
+                }
+            }
+        }
+        guard let date = r.withField(ix.date, { dateFormat.parse(bytes: $0) }) else {
+            let cell = text(r, ix.date) ?? ""
+            let letters = cell.contains { $0.isLetter }
+            let footerLike = r.fieldCount < headerCount || cell.isEmpty || !cell.contains { $0.isNumber }
+                || (letters && !dateFormat.usesMonthNames)
+            throw Failure(message: "expected a date like \(dateFormat.pattern) in '\(headerNames[ix.date])', found '\(cell)'",
+                          column: ix.date + 1, footerLike: footerLike)
+        }
+        if r.fieldCount < headerCount {
+            throw Failure(message: "the row has \(r.fieldCount) cells but the header has \(headerCount) (truncated row?)",
+                          column: r.fieldCount + 1, footerLike: false)
+        }
+        if r.fieldCount > headerCount {
+            for extra in headerCount..<r.fieldCount where r.withField(extra, { !$0.allSatisfy { $0 == 0x20 } }) {
+                throw Failure(message: "the row has \(r.fieldCount) cells but the header has \(headerCount) "
+                              + "(an unquoted delimiter inside a cell?)", column: extra + 1, footerLike: false)
+            }
+        }
+        var postedDate: RawDate?
+        if let index = ix.postedDate, let cell = text(r, index) {
+            guard let parsed = dateFormat.parse(cell) else {
+                throw Failure(message: "expected a date like \(dateFormat.pattern) in '\(headerNames[index])', found '\(cell)'",
+                              column: index + 1, footerLike: false)
+            }
+            postedDate = parsed
+        }
+        var amount: Decimal
+        var indicator: CreditDebitIndicator?
+        if let index = ix.amount {
+            amount = try decimal(r, index, required: true) ?? 0
+            if let flagIndex = ix.indicator {
+                let flag = CSVProfile.normalizedName(text(r, flagIndex) ?? "")
+                if debitValues.contains(flag) { indicator = .debit } else if creditValues.contains(flag) { indicator = .credit } else {
+                    let expected = (profile.indicatorValues.map { $0.debit + $0.credit } ?? []).joined(separator: ", ")
+                    throw Failure(message: "expected one of \(expected) in '\(headerNames[flagIndex])', found '\(flag)'",
+                                  column: flagIndex + 1, footerLike: false)
+                }
+                amount = abs(amount)
+            } else if profile.sign == .debitPositive {
+                amount = -amount
+            }
+        } else {
+            var debit: Decimal?
+            var credit: Decimal?
+            if let index = ix.debit { debit = try decimal(r, index, required: false) }
+            if let index = ix.credit { credit = try decimal(r, index, required: false) }
+            guard debit != nil || credit != nil else {
+                throw Failure(message: "expected an amount in '\(headerNames[ix.debit ?? 0])' or '\(headerNames[ix.credit ?? 0])', both are empty",
+                              column: (ix.debit ?? 0) + 1, footerLike: false)
+            }
+            amount = abs(credit ?? 0) - abs(debit ?? 0)
+        }
+        var balance: Decimal?
+        if let index = ix.balance { balance = try decimal(r, index, required: false) }
+        if profile.sign == .debitPositive, ix.indicator == nil, let value = balance { balance = -value }
+        let currency = ix.currency.flatMap { text(r, $0)?.uppercased() } ?? profile.account.currency
+        var transaction = RawTransaction(
+            location: SourceLocation(file: fileName, line: r.line), amount: amount, indicator: indicator,
+            currencyCode: currency, transactionDate: date, postedDate: postedDate, name: text(r, ix.description))
+        transaction.externalID = ix.id.flatMap { text(r, $0) }
+        transaction.memo = ix.memo.flatMap { text(r, $0) }
+        transaction.merchantName = ix.merchant.flatMap { text(r, $0) }
+        transaction.category = ix.category.flatMap { text(r, $0) }
+        transaction.checkNumber = ix.checkNumber.flatMap { text(r, $0) }
+        if let code = ix.type.flatMap({ text(r, $0) }) {
+            transaction.typeCode = code
+            transaction.transactionType = typeMap[CSVProfile.normalizedName(code)]
+        }
+        if let status = ix.status.flatMap({ text(r, $0) }) {
+            transaction.status = statusMap[CSVProfile.normalizedName(status)] ?? TransactionStatus(name: status)
+        }
+        if let mcc = ix.mcc.flatMap({ text(r, $0) }) {
+            transaction.merchantCategoryCode = MerchantCategoryCode(mcc)
+        }
+        if let index = ix.foreignAmount, let foreign = try decimal(r, index, required: false) {
+            let foreignCurrency = ix.foreignCurrency.flatMap { text(r, $0)?.uppercased() }
+            if foreignCurrency != currency {
+                transaction.foreignAmount = abs(foreign)
+                transaction.foreignCurrencyCode = foreignCurrency
+            }
+        }
+        return (transaction, balance)
+    }
+
+    /// The cell's amount; nil for an empty cell unless `required`.
+    private func decimal(_ r: CSVRecordReader, _ index: Int, required: Bool) throws(Failure) -> Decimal? {
+        guard let cell = text(r, index) else {
+            if !required { return nil }
+            throw Failure(message: "expected an amount in '\(headerNames[index])', found an empty cell",
+                          column: index + 1, footerLike: false)
+        }
+        guard let value = AmountText.parse(cell, decimalMark: decimalMark, thousandsSeparator: thousands) else {
+            let example = decimalMark == "," ? "-1.234,56" : "-1,234.56"
+            throw Failure(message: "expected an amount like \(example) in '\(headerNames[index])', found '\(cell)'",
+                          column: index + 1, footerLike: false)
+        }
+        return value
+    }
+
+    /// The cell as text without surrounding spaces; nil when empty or missing.
+    func text(_ r: CSVRecordReader, _ index: Int) -> String? {
+        r.withField(index) { bytes -> String? in
+            var start = 0
+            var end = bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            guard start < end else { return nil }
+            let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if !r.hasHighBytes { return String(decoding: slice, as: UTF8.self) }
+            if profile.encoding == .utf8, invalidUTF8Line == nil, String(validating: slice, as: UTF8.self) == nil {
+                invalidUTF8Line = r.line
+            }
+            return profile.encoding.decode(slice)
+        }
+    }
+}
