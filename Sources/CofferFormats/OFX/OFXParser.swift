@@ -1,0 +1,52 @@
+import CofferModel
+
+/// Parses OFX 1.x (SGML), OFX 2.x (XML), QFX and QBO statements into statement events, streaming.
+///
+/// For example:
+/// ```swift
+/// let input = StatementInput.file("feeds/ofx/bank-ofx1-sgml.ofx")
+/// if OFXParser.sniff(try input.prefix(4096)) {
+///     try OFXParser().parse(input) { event in print(event) }
+/// }
+/// ```
+/// One tokenizer reads both dialects and the ways real files bend them (see `OFXElementReader` for the
+/// structure rules, `OFXDate` and `OFXAmount` for values, `OFXStatementAssembler` and `OFXTransactionFields` for
+/// the mapping). The file is read in chunks and events are handed out after each chunk, so memory stays bounded
+/// whatever the file's size. Everything after the first `</OFX>` is ignored. Malformed input throws
+/// `CofferError(.badInput)` with the line, column and element path; an institution's error status throws
+/// `CofferError(.institutionError)`.
+public struct OFXParser: StatementParser {
+    public init() {}
+
+    /// Whether `prefix` (the first bytes of a file; 1 KB is plenty) looks like OFX of any version.
+    public static func sniff(_ prefix: [UInt8]) -> Bool { OFXHeader.sniff(prefix) }
+
+    public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+        let file = input.name
+        let reader = try input.makeReader()
+        var tokenizer = OFXTokenizer(file: file)
+        var elements = OFXElementReader(file: file)
+        var first = true
+        while let chunk = try reader.next() {
+            var bytes = chunk
+            if first, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                bytes.removeFirst(3)  // a UTF-8 byte order mark (a mark split across chunks is too rare to handle)
+            }
+            first = false
+            try tokenizer.feed(bytes, eof: false, into: &elements)
+            try drain(&elements, emit)
+            if elements.isFinished { return }
+        }
+        try tokenizer.feed([], eof: true, into: &elements)
+        try drain(&elements, emit)
+        let end = tokenizer.position
+        try elements.finish(line: end.line, column: end.column)
+    }
+
+    private func drain(_ elements: inout OFXElementReader, _ emit: (StatementEvent) throws -> Void) throws {
+        guard !elements.assembler.events.isEmpty else { return }
+        let batch = elements.assembler.events
+        elements.assembler.events.removeAll(keepingCapacity: true)
+        for event in batch { try emit(event) }
+    }
+}

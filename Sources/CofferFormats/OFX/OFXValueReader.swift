@@ -1,0 +1,29 @@
+import CofferModel
+import Foundation
+
+/// Reads leaf values as text, amounts and dates in the file's character set, with located errors.
+///
+/// For example, an unreadable `<TRNAMT>12abc` throws
+/// `bank.ofx:7:40 (OFX/…/STMTTRN[1]/TRNAMT): expected an amount like -12.34 in <TRNAMT>, found '12abc'`.
+struct OFXValueReader {
+    let file: String
+    var encoding = TextEncoding.windows1252
+
+    func text(_ value: ArraySlice<UInt8>) -> String { encoding.decode(value) }
+
+    func decimal(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXFrame) throws -> Decimal {
+        if let amount = OFXAmount.parse(value) { return amount }
+        throw CofferError(.badInput, "expected an amount like -12.34 in <\(tag.name)>, found '\(text(value))'",
+                          location: location(tag, line: line, column: column, in: frame))
+    }
+
+    func date(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXFrame) throws -> RawDate {
+        if let date = OFXDate.parse(value) { return date }
+        throw CofferError(.badInput, "expected a date like 20260314 or 20260314120000[-5:EST] in <\(tag.name)>, "
+                          + "found '\(text(value))'", location: location(tag, line: line, column: column, in: frame))
+    }
+
+    func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXFrame) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
+    }
+}
