@@ -8,8 +8,29 @@ struct OFXFrame {
     let path: String
     let line: Int
     let column: Int
-    /// How many aggregates of each name opened inside this one so far (for the indices in paths).
-    var childCounts: [String: Int] = [:]
+    /// How many aggregates of each name opened inside this one so far (for the indices in paths); a short
+    /// list searched from the end, since siblings of one name come together.
+    var childCounts: [(name: String, count: Int)] = []
+
+    /// Counts one more child aggregate called `name` and returns its number.
+    mutating func countChild(_ name: String) -> Int {
+        var i = childCounts.count &- 1
+        while i >= 0 {
+            if childCounts[i].name == name {
+                childCounts[i].count &+= 1
+                return childCounts[i].count
+            }
+            i &-= 1
+        }
+        childCounts.append((name, 1))
+        return 1
+    }
+}
+
+/// The aggregate a leaf sits in: its tag and element path.
+struct OFXLeafContext {
+    let tag: OFXTag
+    let path: String
 }
 
 /// Turns tokens into OFX structure for both SGML (1.x) and XML (2.x) bodies, and hands it to the assembler.
@@ -190,13 +211,12 @@ struct OFXElementReader: OFXTokenSink {
         let name = start.name
         var path = name
         if !stack.isEmpty {
-            let count = (stack[stack.count &- 1].childCounts[name] ?? 0) &+ 1
-            stack[stack.count &- 1].childCounts[name] = count
+            let count = stack[stack.count &- 1].countChild(name)
             let indexed = count > 1 || start.tag == .stmtTrn || start.tag == .invBankTran
             path = stack[stack.count &- 1].path + "/" + (indexed ? "\(name)[\(count)]" : name)
         }
         let frame = OFXFrame(tag: start.tag, name: name, path: path, line: start.line, column: start.column)
-        try assembler.open(frame, parent: stack.last)
+        try assembler.open(frame, parent: stack.last?.tag)
         stack.append(frame)
     }
 
@@ -224,7 +244,7 @@ struct OFXElementReader: OFXTokenSink {
 
     private mutating func pop() throws {
         guard let frame = stack.popLast() else { return }
-        try assembler.close(frame, parent: stack.last)
+        try assembler.close(frame, parent: stack.last?.tag)
         if stack.isEmpty { phase = .done }
     }
 
@@ -240,8 +260,11 @@ struct OFXElementReader: OFXTokenSink {
 
     private mutating func emitLeaf(_ open: Start, value: ArraySlice<UInt8>) throws {
         lastLeafTag = open.tag
-        guard open.tag != .other, let frame = stack.last, frame.tag != .other else { return }
-        try assembler.leaf(open.tag, value: value, line: open.line, column: open.column, in: frame)
+        guard open.tag != .other, !stack.isEmpty else { return }
+        let top = stack.count &- 1
+        guard stack[top].tag != .other else { return }
+        try assembler.leaf(open.tag, value: value, line: open.line, column: open.column,
+                           in: OFXLeafContext(tag: stack[top].tag, path: stack[top].path))
     }
 
     private func error(_ message: String, line: Int, column: Int) -> CofferError {

@@ -42,7 +42,7 @@ struct OFXStatementAssembler {
         self.values = OFXValueReader(file: file)
     }
 
-    mutating func open(_ frame: OFXFrame, parent: OFXFrame?) throws {
+    mutating func open(_ frame: OFXFrame, parent: OFXTag?) throws {
         switch frame.tag {
         case .status: status = (nil, nil, nil)
         case .stmtRs, .ccStmtRs, .invStmtRs:
@@ -57,33 +57,31 @@ struct OFXStatementAssembler {
         case .ledgerBal, .availBal: balance = (nil, nil)
         default:
             guard statement != nil, let parent else { return }
-            if parent.tag == .invTranList, frame.tag != .invBankTran {
+            if parent == .invTranList, frame.tag != .invBankTran {
                 statement?.skippedTransactions &+= 1
                 statement?.skipped[frame.name, default: 0] &+= 1
-            } else if parent.tag == .invPosList {
+            } else if parent == .invPosList {
                 statement?.skippedPositions &+= 1
                 statement?.skipped[frame.name, default: 0] &+= 1
             }
         }
     }
 
-    mutating func close(_ frame: OFXFrame, parent: OFXFrame?) throws {
+    mutating func close(_ frame: OFXFrame, parent: OFXTag?) throws {
         switch frame.tag {
         case .status:
             guard status.severity?.uppercased() == "ERROR", let parent,
-                  parent.tag == .sonrs || parent.tag.isTransactionResponse else { return }
+                  parent == .sonrs || parent.isTransactionResponse else { return }
             let said = [status.code, status.message].compactMap { $0 }.joined(separator: " ")
             throw CofferError(.institutionError, "the institution said: \(said.isEmpty ? "ERROR" : said)",
                               location: location(frame))
         case .stmtTrn:
-            guard let fields = transaction, let current = statement else { return }
+            guard let fields = transaction, statement != nil else { return }
             transaction = nil
-            let built = try fields.build(accountCurrency: current.header.account.currencyCode)
+            let built = try fields.build(accountCurrency: statement?.header.account.currencyCode)
             if let fitID = built.externalID {
-                var hasher = Hasher()
-                hasher.combine(current.header.account.accountNumber)
-                hasher.combine(fitID)
-                if !seenFITIDs.insert(hasher.finalize()).inserted {
+                let key = OFXStatementAssembler.fingerprint(statement?.header.account.accountNumber, fitID)
+                if !seenFITIDs.insert(key).inserted {
                     events.append(.warning(ParseWarning(
                         "FITID '\(fitID)' appears more than once for this account in this file; both are kept",
                         location: built.location)))
@@ -119,14 +117,14 @@ struct OFXStatementAssembler {
         }
     }
 
-    mutating func leaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int, in frame: OFXFrame) throws {
+    mutating func leaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int, in frame: OFXLeafContext) throws {
         switch frame.tag {
         case .stmtTrn where transaction != nil:
             try transactionLeaf(tag, value: value, line: line, column: column, in: frame)
         case .payee where tag == .name: transaction?.payeeName = values.text(value)
         case .currency where transaction != nil, .origCurrency where transaction != nil:
             transaction?.conversion = frame.tag == .currency ? .currency : .original
-            if tag == .curSym { transaction?.currencySymbol = values.text(value).uppercased() }
+            if tag == .curSym { transaction?.currencySymbol = values.code(value) }
             if tag == .curRate {
                 transaction?.currencyRate = try values.decimal(value, tag, line: line, column: column, in: frame)
             }
@@ -138,7 +136,7 @@ struct OFXStatementAssembler {
             if tag == .org { institutionName = values.text(value) }
             if tag == .fid { institutionFID = values.text(value) }
         case .stmtRs, .ccStmtRs, .invStmtRs:
-            if tag == .curDef { statement?.header.account.currencyCode = values.text(value).uppercased() }
+            if tag == .curDef { statement?.header.account.currencyCode = values.code(value) }
         case .bankAcctFrom, .ccAcctFrom, .invAcctFrom:
             guard statement != nil else { return }
             switch tag {
@@ -161,9 +159,9 @@ struct OFXStatementAssembler {
     }
 
     private mutating func transactionLeaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int,
-                                          in frame: OFXFrame) throws {
+                                          in frame: OFXLeafContext) throws {
         switch tag {
-        case .trnType: transaction?.typeCode = values.text(value).uppercased()
+        case .trnType: transaction?.typeCode = values.code(value)
         case .dtPosted: transaction?.posted = try values.date(value, tag, line: line, column: column, in: frame)
         case .dtUser:
             // An empty or unreadable DTUSER is optional information: it is dropped, DTPOSTED stands in.
@@ -173,7 +171,7 @@ struct OFXStatementAssembler {
         case .name: transaction?.name = values.text(value)
         case .payee: transaction?.payeeName = values.text(value)
         case .memo: transaction?.memo = value.isEmpty ? nil : values.text(value)
-        case .sic: transaction?.sic = MerchantCategoryCode(values.text(value))
+        case .sic: transaction?.sic = values.merchantCategory(value)
         case .checkNum: transaction?.checkNumber = values.text(value)
         case .correctFitID: transaction?.correctFitID = values.text(value)
         case .correctAction:
@@ -188,6 +186,15 @@ struct OFXStatementAssembler {
         }
     }
 
+    /// FNV-1a over the account number and FITID: 8 bytes a transaction for duplicate detection, however many.
+    static func fingerprint(_ account: String?, _ fitID: String) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in (account ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        hash = (hash ^ 0xFF) &* 0x100_0000_01B3
+        for byte in fitID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return Int(truncatingIfNeeded: hash)
+    }
+
     private mutating func beginIfNeeded() {
         guard let current = statement, !current.began else { return }
         statement?.began = true
@@ -200,7 +207,7 @@ struct OFXStatementAssembler {
         SourceLocation(file: file, line: frame.line, column: frame.column, element: frame.path)
     }
 
-    private func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXFrame) -> SourceLocation {
+    private func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) -> SourceLocation {
         SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
     }
 }

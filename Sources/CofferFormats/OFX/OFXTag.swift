@@ -54,13 +54,22 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
         var high: UInt64 = 0
     }
 
-    private static let table: [Key: OFXTag] = {
-        var table: [Key: OFXTag] = [:]
+    /// An open-addressing table (a dictionary's SipHash is measurably slow for one lookup per tag).
+    private static let slots = 512
+    private static let table: [(key: Key, tag: OFXTag)] = {
+        var table = Array(repeating: (key: Key(), tag: OFXTag.other), count: slots)
         for tag in OFXTag.allCases where tag != .other {
-            if let key = pack(Array(tag.name.utf8)[...]) { table[key] = tag }
+            guard let key = pack(Array(tag.name.utf8)[...]) else { continue }
+            var slot = index(key)
+            while table[slot].tag != .other { slot = (slot &+ 1) & (slots &- 1) }
+            table[slot] = (key, tag)
         }
         return table
     }()
+
+    private static func index(_ key: Key) -> Int {
+        Int(truncatingIfNeeded: ((key.low ^ (key.high &* 0x9E37_79B9)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
+    }
 
     private static func pack(_ bytes: ArraySlice<UInt8>) -> Key? {
         guard bytes.count <= 16 else { return nil }
@@ -79,6 +88,12 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
     /// The tag for a raw element name, `.other` for names the parser does not act on.
     static func lookup(_ bytes: ArraySlice<UInt8>) -> OFXTag {
         guard let key = pack(bytes) else { return .other }
-        return table[key] ?? .other
+        var slot = index(key)
+        while true {
+            let entry = table[slot]
+            if entry.tag == .other { return .other }
+            if entry.key == key { return entry.tag }
+            slot = (slot &+ 1) & (slots &- 1)
+        }
     }
 }

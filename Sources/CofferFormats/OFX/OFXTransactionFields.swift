@@ -80,8 +80,9 @@ struct OFXTransactionFields {
     /// FinanceKit's type for an OFX `TRNTYPE`; nil where OFX says only the direction (`CREDIT`, `DEBIT`) or
     /// nothing specific (`OTHER`, `HOLD`), and for `CASH`, which is neither an ATM withdrawal for sure nor
     /// FinanceKit's "withdrawal by another party".
+    /// `code` is upper-cased already.
     static func transactionType(_ code: String) -> TransactionType? {
-        switch code.uppercased() {
+        switch code {
         case "POS": return .pointOfSale
         case "ATM": return .atm
         case "CHECK": return .check
