@@ -144,7 +144,7 @@ import Testing
             var events: [StatementEvent] = []
             let input = StatementInput.file(path)
             let reader = try input.makeReader(chunkSize: size)
-            var tokenizer = OFXTokenizer(file: path)
+            let tokenizer = OFXTokenizer(file: path)
             var elements = OFXElementReader(file: path)
             while let chunk = try reader.next(), !elements.isFinished {
                 try tokenizer.feed(chunk, eof: false, into: &elements)

@@ -70,7 +70,7 @@ import Testing
     @Test func headerCharsets() throws {
         func encoding(_ text: String) throws -> TextEncoding {
             var header = OFXHeader()
-            try header.append(Array(text.utf8)[...], file: "x", line: 1, column: 1)
+            try Array(text.utf8).withUnsafeBufferPointer { try header.append($0, file: "x", line: 1, column: 1) }
             return header.encoding
         }
         #expect(try encoding("CHARSET:1252") == .windows1252)
@@ -79,7 +79,7 @@ import Testing
         #expect(try encoding("CHARSET:NONE") == .windows1252)
         #expect(try encoding("ENCODING:UTF-8 CHARSET:CSUNICODE") == .utf8)
         var xml = OFXHeader()
-        xml.readInstruction(Array("xml version=\"1.0\" encoding=\"ISO-8859-1\"".utf8)[...])
+        Array("xml version=\"1.0\" encoding=\"ISO-8859-1\"".utf8).withUnsafeBufferPointer { xml.readInstruction($0) }
         #expect(xml.encoding == .latin1)
     }
 

@@ -84,7 +84,7 @@ struct OFXElementReader: OFXTokenSink {
 
     var isFinished: Bool { phase == .done }
 
-    mutating func startTag(_ name: ArraySlice<UInt8>, selfClosing: Bool, line: Int, column: Int) throws {
+    mutating func startTag(_ name: UnsafeBufferPointer<UInt8>, selfClosing: Bool, line: Int, column: Int) throws {
         let start = makeStart(name, line: line, column: column)
         switch phase {
         case .done: return
@@ -112,7 +112,7 @@ struct OFXElementReader: OFXTokenSink {
         }
     }
 
-    mutating func endTag(_ name: ArraySlice<UInt8>, line: Int, column: Int) throws {
+    mutating func endTag(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
         let end = makeStart(name, line: line, column: column)
         switch phase {
         case .done: return
@@ -135,7 +135,7 @@ struct OFXElementReader: OFXTokenSink {
         try close(name: end, line: line, column: column)
     }
 
-    mutating func text(_ bytes: ArraySlice<UInt8>, isCDATA: Bool, line: Int, column: Int) throws {
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>, isCDATA: Bool, line: Int, column: Int) throws {
         switch phase {
         case .done: return
         case .prolog:
@@ -165,11 +165,11 @@ struct OFXElementReader: OFXTokenSink {
         }
     }
 
-    mutating func comment(_ bytes: ArraySlice<UInt8>) throws {
+    mutating func comment(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         if phase == .prolog { try header.append(bytes, file: file, line: 1, column: 1) }
     }
 
-    mutating func instruction(_ bytes: ArraySlice<UInt8>) throws {
+    mutating func instruction(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         if phase == .prolog { header.readInstruction(bytes) }
     }
 
@@ -192,7 +192,7 @@ struct OFXElementReader: OFXTokenSink {
 
     // MARK: - Structure
 
-    private func makeStart(_ name: ArraySlice<UInt8>, line: Int, column: Int) -> Start {
+    private func makeStart(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) -> Start {
         let tag = OFXTag.lookup(name)
         let unknown = tag == .other ? String(decoding: name, as: UTF8.self).uppercased() : nil
         return Start(tag: tag, unknownName: unknown, line: line, column: column)
@@ -213,7 +213,14 @@ struct OFXElementReader: OFXTokenSink {
         if !stack.isEmpty {
             let count = stack[stack.count &- 1].countChild(name)
             let indexed = count > 1 || start.tag == .stmtTrn || start.tag == .invBankTran
-            path = stack[stack.count &- 1].path + "/" + (indexed ? "\(name)[\(count)]" : name)
+            path = stack[stack.count &- 1].path
+            path.append("/")
+            path.append(name)
+            if indexed {
+                path.append("[")
+                path.append(String(count))
+                path.append("]")
+            }
         }
         let frame = OFXFrame(tag: start.tag, name: name, path: path, line: start.line, column: start.column)
         try assembler.open(frame, parent: stack.last?.tag)

@@ -6,7 +6,9 @@ import CofferModel
 /// For example:
 /// ```swift
 /// var header = OFXHeader()
-/// try header.append(Array("OFXHEADER:100 DATA:OFXSGML CHARSET:8859-1".utf8)[...], file: "a.ofx", line: 1, column: 1)
+/// try Array("OFXHEADER:100 DATA:OFXSGML CHARSET:8859-1".utf8).withUnsafeBufferPointer {
+///     try header.append($0, file: "a.ofx", line: 1, column: 1)
+/// }
 /// header.encoding   // .latin1
 /// ```
 /// Header fields are read as `KEY:VALUE` words separated by any whitespace, so a header written on one line, or
@@ -19,7 +21,7 @@ struct OFXHeader {
     /// True when nothing but whitespace came before the end of the input.
     var isEmpty: Bool { !bytes.contains { !OFXText.isSpace($0) } && xmlEncoding == nil }
 
-    mutating func append(_ text: ArraySlice<UInt8>, file: String, line: Int, column: Int) throws {
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>, file: String, line: Int, column: Int) throws {
         guard bytes.count &+ text.count <= OFXElementReader.maxHeaderBytes else {
             throw CofferError(.badInput, "not an OFX file: no <OFX> element in the first 64 KB",
                               location: SourceLocation(file: file, line: line, column: column))
@@ -29,7 +31,7 @@ struct OFXHeader {
     }
 
     /// Reads `encoding="..."` from `<?xml ...?>`.
-    mutating func readInstruction(_ content: ArraySlice<UInt8>) {
+    mutating func readInstruction(_ content: UnsafeBufferPointer<UInt8>) {
         let text = String(decoding: content, as: UTF8.self)
         guard text.lowercased().hasPrefix("xml"), let range = text.range(of: "encoding") else { return }
         let rest = text[range.upperBound...].drop { $0 == " " || $0 == "=" }

@@ -24,29 +24,27 @@ public struct OFXParser: StatementParser {
     public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
         let file = input.name
         let reader = try input.makeReader()
-        var tokenizer = OFXTokenizer(file: file)
+        let tokenizer = OFXTokenizer(file: file)
         var elements = OFXElementReader(file: file)
-        var first = true
+        var spare: [StatementEvent] = []
         while let chunk = try reader.next() {
-            var bytes = chunk
-            if first, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                bytes.removeFirst(3)  // a UTF-8 byte order mark (a mark split across chunks is too rare to handle)
-            }
-            first = false
-            try tokenizer.feed(bytes, eof: false, into: &elements)
-            try drain(&elements, emit)
+            // A byte order mark is text before <OFX>: part of the (ignored) header, wherever chunks split it.
+            try tokenizer.feed(chunk, eof: false, into: &elements)
+            try drain(&elements, &spare, emit)
             if elements.isFinished { return }
         }
         try tokenizer.feed([], eof: true, into: &elements)
-        try drain(&elements, emit)
+        try drain(&elements, &spare, emit)
         let end = tokenizer.position
         try elements.finish(line: end.line, column: end.column)
     }
 
-    private func drain(_ elements: inout OFXElementReader, _ emit: (StatementEvent) throws -> Void) throws {
+    /// Hands out the events so far; the two buffers swap so neither is reallocated chunk after chunk.
+    private func drain(_ elements: inout OFXElementReader, _ spare: inout [StatementEvent],
+                       _ emit: (StatementEvent) throws -> Void) throws {
         guard !elements.assembler.events.isEmpty else { return }
-        let batch = elements.assembler.events
-        elements.assembler.events.removeAll(keepingCapacity: true)
-        for event in batch { try emit(event) }
+        swap(&spare, &elements.assembler.events)
+        for event in spare { try emit(event) }
+        spare.removeAll(keepingCapacity: true)
     }
 }

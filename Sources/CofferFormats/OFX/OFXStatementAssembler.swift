@@ -76,8 +76,7 @@ struct OFXStatementAssembler {
             throw CofferError(.institutionError, "the institution said: \(said.isEmpty ? "ERROR" : said)",
                               location: location(frame))
         case .stmtTrn:
-            guard let fields = transaction, statement != nil else { return }
-            transaction = nil
+            guard statement != nil, let fields = transaction.take() else { return }
             let built = try fields.build(accountCurrency: statement?.header.account.currencyCode)
             if let fitID = built.externalID {
                 let key = OFXStatementAssembler.fingerprint(statement?.header.account.accountNumber, fitID)

@@ -71,7 +71,7 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
         Int(truncatingIfNeeded: ((key.low ^ (key.high &* 0x9E37_79B9)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
     }
 
-    private static func pack(_ bytes: ArraySlice<UInt8>) -> Key? {
+    private static func pack<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Key? {
         guard bytes.count <= 16 else { return nil }
         var key = Key()
         var shift: UInt64 = 0
@@ -86,7 +86,7 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
     }
 
     /// The tag for a raw element name, `.other` for names the parser does not act on.
-    static func lookup(_ bytes: ArraySlice<UInt8>) -> OFXTag {
+    static func lookup<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> OFXTag {
         guard let key = pack(bytes) else { return .other }
         var slot = index(key)
         while true {

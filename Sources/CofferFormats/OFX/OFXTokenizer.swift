@@ -5,13 +5,13 @@ import Foundation
 protocol OFXTokenSink {
     /// True once the sink needs no more input (after `</OFX>`); the tokenizer then stops.
     var isFinished: Bool { get }
-    mutating func startTag(_ name: ArraySlice<UInt8>, selfClosing: Bool, line: Int, column: Int) throws
-    mutating func endTag(_ name: ArraySlice<UInt8>, line: Int, column: Int) throws
+    mutating func startTag(_ name: UnsafeBufferPointer<UInt8>, selfClosing: Bool, line: Int, column: Int) throws
+    mutating func endTag(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws
     /// Character data; long text may arrive in several pieces. CDATA content arrives raw, with `isCDATA` set.
-    mutating func text(_ bytes: ArraySlice<UInt8>, isCDATA: Bool, line: Int, column: Int) throws
-    mutating func comment(_ bytes: ArraySlice<UInt8>) throws
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>, isCDATA: Bool, line: Int, column: Int) throws
+    mutating func comment(_ bytes: UnsafeBufferPointer<UInt8>) throws
     /// A processing instruction's content, between `<?` and `?>` (`xml version="1.0"`, `OFX OFXHEADER="200"`).
-    mutating func instruction(_ bytes: ArraySlice<UInt8>) throws
+    mutating func instruction(_ bytes: UnsafeBufferPointer<UInt8>) throws
 }
 
 /// Splits OFX bytes, fed chunk by chunk, into tags, text, comments, CDATA and processing instructions.
@@ -24,39 +24,72 @@ protocol OFXTokenSink {
 /// ```
 /// It knows nothing of OFX's structure: SGML and XML bodies read alike. Lines end at LF, CR or CRLF; columns
 /// count bytes from 1. A `<` not followed by a name, `/`, `!` or `?` is text, so a stray `<` in a memo survives.
-/// An unfinished construct is kept for the next chunk; one token may not exceed `maxTokenBytes`.
-struct OFXTokenizer {
+/// An unfinished construct is kept for the next chunk; one token may not exceed `maxTokenBytes`. Tokens are
+/// handed out as unsafe buffers into the tokenizer's own storage, valid only during the call (no copies, no
+/// reference counting on the hot path).
+final class OFXTokenizer {
     static let maxTokenBytes = 16 << 20
     static let maxTagBytes = 64 << 10
 
     let file: String
-    private var buffer: [UInt8] = []
-    /// Absolute offset of `buffer[0]` in the input.
+    /// Unconsumed bytes: `storage[0..<count]`.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity = 0
+    private var count = 0
+    /// Absolute offset of `storage[0]` in the input.
     private var base = 0
     private var line = 1
     private var lineStart = 0
     private var previousWasCR = false
 
-    init(file: String) { self.file = file }
+    init(file: String) {
+        self.file = file
+        self.storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        self.capacity = 1
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Appends `chunk` after the unconsumed bytes, growing the storage when needed.
+    private func append(_ chunk: [UInt8]) {
+        let needed = count &+ chunk.count
+        if needed > capacity {
+            let grown = max(needed, capacity &* 2)
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            bigger.update(from: storage, count: count)
+            storage.deallocate()
+            storage = bigger
+            capacity = grown
+        }
+        chunk.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { (storage + count).update(from: base, count: source.count) }
+        }
+        count = needed
+    }
+
+    private func slice(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: storage + from, count: to &- from)
+    }
 
     /// The position just after the last consumed byte.
     var position: (line: Int, column: Int) { (line, base - lineStart + 1) }
 
-    mutating func feed<Sink: OFXTokenSink>(_ chunk: [UInt8], eof: Bool, into sink: inout Sink) throws {
-        if buffer.isEmpty { buffer = chunk } else { buffer.append(contentsOf: chunk) }
+    func feed<Sink: OFXTokenSink>(_ chunk: [UInt8], eof: Bool, into sink: inout Sink) throws {
+        append(chunk)
+        let buffer = storage
         var p = 0
-        let n = buffer.count
+        let n = count
         scan: while p < n, !sink.isFinished {
             let (tokenLine, tokenColumn) = (line, base &+ p &- lineStart &+ 1)
             guard buffer[p] == 0x3C else {  // text up to the next '<'
                 let q = find(0x3C, from: p &+ 1, to: n) ?? n
-                try sink.text(buffer[p..<q], isCDATA: false, line: tokenLine, column: tokenColumn)
+                try sink.text(slice(p, q), isCDATA: false, line: tokenLine, column: tokenColumn)
                 consume(from: p, to: q)
                 p = q
                 continue
             }
             guard p &+ 1 < n else {
-                if eof { try sink.text(buffer[p..<n], isCDATA: false, line: tokenLine, column: tokenColumn); p = n }
+                if eof { try sink.text(slice(p, n), isCDATA: false, line: tokenLine, column: tokenColumn); p = n }
                 break
             }
             let next = buffer[p &+ 1]
@@ -66,7 +99,7 @@ struct OFXTokenizer {
                         try incomplete("a comment", start: p, eof: eof, line: tokenLine, column: tokenColumn)
                         break scan
                     }
-                    try sink.comment(buffer[(p &+ 4)..<end])
+                    try sink.comment(slice((p &+ 4), end))
                     consume(from: p, to: end &+ 3)
                     p = end &+ 3
                 } else if n &- p < 9, !eof {
@@ -76,7 +109,7 @@ struct OFXTokenizer {
                         try incomplete("a CDATA section", start: p, eof: eof, line: tokenLine, column: tokenColumn)
                         break scan
                     }
-                    try sink.text(buffer[(p &+ 9)..<end], isCDATA: true, line: tokenLine, column: tokenColumn)
+                    try sink.text(slice((p &+ 9), end), isCDATA: true, line: tokenLine, column: tokenColumn)
                     consume(from: p, to: end &+ 3)
                     p = end &+ 3
                 } else {
@@ -91,7 +124,7 @@ struct OFXTokenizer {
                     try incomplete("a processing instruction", start: p, eof: eof, line: tokenLine, column: tokenColumn)
                     break scan
                 }
-                try sink.instruction(buffer[(p &+ 2)..<end])
+                try sink.instruction(slice((p &+ 2), end))
                 consume(from: p, to: end &+ 2)
                 p = end &+ 2
             } else if next == 0x2F || OFXTokenizer.isNameStart(next) {
@@ -103,26 +136,27 @@ struct OFXTokenizer {
                 let nameStart = nameEnd
                 while nameEnd < end, OFXTokenizer.isNameByte(buffer[nameEnd]) { nameEnd &+= 1 }
                 if isEnd {
-                    try sink.endTag(buffer[nameStart..<nameEnd], line: tokenLine, column: tokenColumn)
+                    try sink.endTag(slice(nameStart, nameEnd), line: tokenLine, column: tokenColumn)
                 } else {
                     let selfClosing = end > nameStart && buffer[end &- 1] == 0x2F
-                    try sink.startTag(buffer[nameStart..<nameEnd], selfClosing: selfClosing, line: tokenLine,
+                    try sink.startTag(slice(nameStart, nameEnd), selfClosing: selfClosing, line: tokenLine,
                                       column: tokenColumn)
                 }
                 consume(from: p, to: end &+ 1)
                 p = end &+ 1
             } else {  // a lone '<' in text
                 let q = find(0x3C, from: p &+ 1, to: n) ?? n
-                try sink.text(buffer[p..<q], isCDATA: false, line: tokenLine, column: tokenColumn)
+                try sink.text(slice(p, q), isCDATA: false, line: tokenLine, column: tokenColumn)
                 consume(from: p, to: q)
                 p = q
             }
         }
         if sink.isFinished || p >= n {
             base &+= n
-            buffer.removeAll(keepingCapacity: false)
+            count = 0
         } else {
-            buffer.removeSubrange(0..<p)
+            storage.update(from: storage + p, count: n &- p)  // overlapping move to the front
+            count = n &- p
             base &+= p
         }
     }
@@ -150,7 +184,7 @@ struct OFXTokenizer {
 
     private func incomplete(_ what: String, start: Int, eof: Bool, line: Int, column: Int) throws {
         if eof { throw error("the file ends inside \(what) that starts here", line: line, column: column) }
-        if buffer.count &- start > OFXTokenizer.maxTokenBytes {
+        if count &- start > OFXTokenizer.maxTokenBytes {
             throw error("\(what) that starts here runs past 16 MB without ending", line: line, column: column)
         }
     }
@@ -159,11 +193,11 @@ struct OFXTokenizer {
         CofferError(.badInput, message, location: SourceLocation(file: file, line: line, column: column))
     }
 
-    /// Counts the line ends in `buffer[from..<to]` and moves the position past them.
-    private mutating func consume(from start: Int, to end: Int) {
+    /// Counts the line ends in `storage[from..<to]` and moves the position past them.
+    private func consume(from start: Int, to end: Int) {
         var i = start
         while i < end {
-            let b = buffer[i]
+            let b = storage[i]
             if b <= 0x0D {
                 if b == 0x0A {
                     if !previousWasCR { line &+= 1 }
@@ -182,22 +216,18 @@ struct OFXTokenizer {
     }
 
     private func find(_ byte: UInt8, from start: Int, to end: Int) -> Int? {
-        guard start < end else { return nil }
-        return buffer.withUnsafeBufferPointer { raw -> Int? in
-            guard let basePointer = raw.baseAddress,
-                  let hit = memchr(basePointer + start, Int32(byte), end &- start) else { return nil }
-            return basePointer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-        }
+        guard start < end, let hit = memchr(storage + start, Int32(byte), end &- start) else { return nil }
+        return storage.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     private func find(sequence: StaticString, from start: Int, to end: Int) -> Int? {
-        let count = sequence.utf8CodeUnitCount
+        let length = sequence.utf8CodeUnitCount
         let first = sequence.utf8Start.pointee
         var from = start
         while let hit = find(first, from: from, to: end) {
-            guard hit &+ count <= end else { return nil }
+            guard hit &+ length <= end else { return nil }
             var matches = true
-            for k in 1..<count where buffer[hit &+ k] != sequence.utf8Start[k] { matches = false; break }
+            for k in 1..<length where storage[hit &+ k] != sequence.utf8Start[k] { matches = false; break }
             if matches { return hit }
             from = hit &+ 1
         }
@@ -205,9 +235,9 @@ struct OFXTokenizer {
     }
 
     private func hasPrefix(_ text: StaticString, at index: Int) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard index &+ count <= buffer.count else { return false }
-        for k in 0..<count where buffer[index &+ k] != text.utf8Start[k] { return false }
+        let length = text.utf8CodeUnitCount
+        guard index &+ length <= count else { return false }
+        for k in 0..<length where storage[index &+ k] != text.utf8Start[k] { return false }
         return true
     }
 
