@@ -1,0 +1,281 @@
+import CofferModel
+
+/// One open aggregate: its tag, the name it was opened with, and where.
+struct OFXFrame {
+    let tag: OFXTag
+    let name: String
+    /// The element path with indices, `OFX/BANKMSGSRSV1/STMTTRNRS/STMTRS/BANKTRANLIST/STMTTRN[3]`.
+    let path: String
+    let line: Int
+    let column: Int
+    /// How many aggregates of each name opened inside this one so far (for the indices in paths); a short
+    /// list searched from the end, since siblings of one name come together.
+    var childCounts: [(name: String, count: Int)] = []
+
+    /// Counts one more child aggregate called `name` and returns its number.
+    mutating func countChild(_ name: String) -> Int {
+        var i = childCounts.count &- 1
+        while i >= 0 {
+            if childCounts[i].name == name {
+                childCounts[i].count &+= 1
+                return childCounts[i].count
+            }
+            i &-= 1
+        }
+        childCounts.append((name, 1))
+        return 1
+    }
+}
+
+/// The aggregate a leaf sits in: its tag and element path.
+struct OFXLeafContext {
+    let tag: OFXTag
+    let path: String
+}
+
+/// Turns tokens into OFX structure for both SGML (1.x) and XML (2.x) bodies, and hands it to the assembler.
+///
+/// For example, these read alike: `<NAME>Acme` (SGML, no end tag), `<NAME>Acme</NAME>`, `<NAME>\nAcme\n`,
+/// `<NAME><![CDATA[Acme]]></NAME>`; `<MEMO/>`, `<MEMO></MEMO>` and an SGML `<MEMO>` directly followed by a tag
+/// are empty values.
+///
+/// The rules:
+/// - A start tag followed by text (or CDATA) is a leaf; its value runs to the next tag, and a matching end tag
+///   right after it is consumed. A start tag followed by a tag is an aggregate, unless its name is a known leaf.
+/// - An end tag closes the nearest open aggregate of that name; unknown aggregates left open inside it (SGML
+///   leaves without values) close with it. A known aggregate left open inside it is wrong nesting: an error.
+/// - An end tag naming no open aggregate: a stray leaf end tag is ignored; any other closes the innermost
+///   aggregate (an aggregate closed with the wrong end tag).
+/// - Before `<OFX>`, text and comments are the SGML header; after `</OFX>` everything is ignored (trailing NULs).
+/// - Nesting deeper than `maxDepth` is an error, and nothing recurses.
+struct OFXElementReader: OFXTokenSink {
+    static let maxDepth = 256
+    static let maxHeaderBytes = 64 << 10
+    static let maxValueBytes = 16 << 20
+
+    private enum Phase { case prolog, body, done }
+
+    /// A start tag whose content is not known yet.
+    private struct Start {
+        let tag: OFXTag
+        /// Upper-cased; for unknown tags only (known tags use `tag.name`).
+        let unknownName: String?
+        let line: Int
+        let column: Int
+        var name: String { unknownName ?? tag.name }
+    }
+
+    var assembler: OFXStatementAssembler
+    private let file: String
+    private var phase = Phase.prolog
+    private var stack: [OFXFrame] = []
+    private var pending: Start?
+    private var leaf: Start?
+    private var value: [UInt8] = []
+    private var segmentStart = 0
+    private var valueHasAmpersand = false
+    private var lastLeafTag = OFXTag.other
+    private var header = OFXHeader()
+
+    init(file: String) {
+        self.file = file
+        self.assembler = OFXStatementAssembler(file: file)
+    }
+
+    var isFinished: Bool { phase == .done }
+
+    mutating func startTag(_ name: UnsafeBufferPointer<UInt8>, selfClosing: Bool, line: Int, column: Int) throws {
+        let start = makeStart(name, line: line, column: column)
+        switch phase {
+        case .done: return
+        case .prolog:
+            guard start.tag == .ofx else {
+                throw error("expected <OFX> as the first element, found <\(start.name)>", line: line, column: column)
+            }
+            phase = .body
+            assembler.values.encoding = header.encoding
+            try push(start)
+            if selfClosing { try close(name: start, line: line, column: column) }
+            return
+        case .body: break
+        }
+        try finishLeaf()
+        if let open = pending {
+            pending = nil
+            if open.tag.isLeaf { try emitLeaf(open, value: value[0..<0]) } else { try push(open) }
+        }
+        if selfClosing {
+            if start.tag.isAggregate { try push(start); try close(name: start, line: line, column: column) }
+            else { try emitLeaf(start, value: value[0..<0]) }
+        } else {
+            pending = start
+        }
+    }
+
+    mutating func endTag(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws {
+        let end = makeStart(name, line: line, column: column)
+        switch phase {
+        case .done: return
+        case .prolog: throw error("expected <OFX> before any end tag, found </\(end.name)>", line: line, column: column)
+        case .body: break
+        }
+        if let open = leaf {
+            try finishLeaf()
+            if same(open, end) { return }
+        }
+        if let open = pending {
+            pending = nil
+            if same(open, end) {
+                if open.tag.isAggregate { try push(open); try close(name: end, line: line, column: column) }
+                else { try emitLeaf(open, value: value[0..<0]) }
+                return
+            }
+            if open.tag.isAggregate { try push(open) } else { try emitLeaf(open, value: value[0..<0]) }
+        }
+        try close(name: end, line: line, column: column)
+    }
+
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>, isCDATA: Bool, line: Int, column: Int) throws {
+        switch phase {
+        case .done: return
+        case .prolog:
+            try header.append(bytes, file: file, line: line, column: column)
+            return
+        case .body: break
+        }
+        if leaf == nil {
+            guard let open = pending, isCDATA || bytes.contains(where: { !OFXText.isSpace($0) }) else { return }
+            pending = nil
+            leaf = open
+            value.removeAll(keepingCapacity: true)
+            segmentStart = 0
+            valueHasAmpersand = false
+        }
+        if value.count &+ bytes.count > OFXElementReader.maxValueBytes, let open = leaf {
+            throw error("the value of <\(open.name)> runs past 16 MB", line: open.line, column: open.column)
+        }
+        if isCDATA {
+            if valueHasAmpersand { OFXText.decodeEntities(&value, from: segmentStart) }
+            value.append(contentsOf: bytes)
+            segmentStart = value.count
+            valueHasAmpersand = false
+        } else {
+            value.append(contentsOf: bytes)
+            if !valueHasAmpersand, bytes.contains(0x26) { valueHasAmpersand = true }
+        }
+    }
+
+    mutating func comment(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if phase == .prolog { try header.append(bytes, file: file, line: 1, column: 1) }
+    }
+
+    mutating func instruction(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        if phase == .prolog { header.readInstruction(bytes) }
+    }
+
+    /// Called at the end of the input: everything must be closed.
+    mutating func finish(line: Int, column: Int) throws {
+        switch phase {
+        case .done: return
+        case .prolog:
+            let message = header.isEmpty ? "the file is empty; expected an OFX statement"
+                : "not an OFX file: expected an OFX header and an <OFX> element, found none"
+            throw error(message, line: line, column: column)
+        case .body:
+            let open = leaf ?? pending
+            let inside = open.map { "<\($0.name)> (line \($0.line))" }
+                ?? stack.last.map { "<\($0.name)> opened at line \($0.line)" } ?? "<OFX>"
+            throw CofferError(.badInput, "the file ends inside \(inside); expected the rest of the statement and </OFX>",
+                              location: SourceLocation(file: file, line: line, column: column, element: stack.last?.path))
+        }
+    }
+
+    // MARK: - Structure
+
+    private func makeStart(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) -> Start {
+        let tag = OFXTag.lookup(name)
+        let unknown = tag == .other ? String(decoding: name, as: UTF8.self).uppercased() : nil
+        return Start(tag: tag, unknownName: unknown, line: line, column: column)
+    }
+
+    private func same(_ a: Start, _ b: Start) -> Bool {
+        a.tag == b.tag && (a.tag != .other || a.unknownName == b.unknownName)
+    }
+
+    private mutating func push(_ start: Start) throws {
+        guard stack.count < OFXElementReader.maxDepth else {
+            throw CofferError(.badInput, "elements nest deeper than \(OFXElementReader.maxDepth) levels; an OFX statement "
+                              + "needs fewer than 20", location: SourceLocation(file: file, line: start.line,
+                                                                              column: start.column, element: stack.last?.path))
+        }
+        let name = start.name
+        var path = name
+        if !stack.isEmpty {
+            let count = stack[stack.count &- 1].countChild(name)
+            let indexed = count > 1 || start.tag == .stmtTrn || start.tag == .invBankTran
+            path = stack[stack.count &- 1].path
+            path.append("/")
+            path.append(name)
+            if indexed {
+                path.append("[")
+                path.append(String(count))
+                path.append("]")
+            }
+        }
+        let frame = OFXFrame(tag: start.tag, name: name, path: path, line: start.line, column: start.column)
+        try assembler.open(frame, parent: stack.last?.tag)
+        stack.append(frame)
+    }
+
+    private mutating func close(name end: Start, line: Int, column: Int) throws {
+        var index = stack.count &- 1
+        while index >= 0, !(stack[index].tag == end.tag && (end.tag != .other || stack[index].name == end.name)) {
+            index &-= 1
+        }
+        if index < 0 {
+            // No open aggregate of that name: a stray leaf end tag, or an aggregate closed with the wrong name.
+            if end.tag.isLeaf || end.tag == lastLeafTag || stack.isEmpty { return }
+            index = stack.count &- 1
+        }
+        while stack.count &- 1 > index {
+            let inner = stack[stack.count &- 1]
+            if inner.tag.isAggregate {
+                throw CofferError(.badInput, "expected </\(inner.name)> (opened at line \(inner.line)) before "
+                                  + "</\(end.name)>: the elements are wrongly nested",
+                                  location: SourceLocation(file: file, line: line, column: column, element: inner.path))
+            }
+            try pop()
+        }
+        try pop()
+    }
+
+    private mutating func pop() throws {
+        guard let frame = stack.popLast() else { return }
+        try assembler.close(frame, parent: stack.last?.tag)
+        if stack.isEmpty { phase = .done }
+    }
+
+    private mutating func finishLeaf() throws {
+        guard let open = leaf else { return }
+        leaf = nil
+        if valueHasAmpersand { OFXText.decodeEntities(&value, from: segmentStart) }
+        var lower = 0, upper = value.count
+        while lower < upper, OFXText.isSpace(value[lower]) { lower &+= 1 }
+        while upper > lower, OFXText.isSpace(value[upper &- 1]) { upper &-= 1 }
+        try emitLeaf(open, value: value[lower..<upper])
+    }
+
+    private mutating func emitLeaf(_ open: Start, value: ArraySlice<UInt8>) throws {
+        lastLeafTag = open.tag
+        guard open.tag != .other, !stack.isEmpty else { return }
+        let top = stack.count &- 1
+        guard stack[top].tag != .other else { return }
+        try assembler.leaf(open.tag, value: value, line: open.line, column: open.column,
+                           in: OFXLeafContext(tag: stack[top].tag, path: stack[top].path))
+    }
+
+    private func error(_ message: String, line: Int, column: Int) -> CofferError {
+        CofferError(.badInput, message, location: SourceLocation(file: file, line: line, column: column,
+                                                                 element: stack.last?.path))
+    }
+}

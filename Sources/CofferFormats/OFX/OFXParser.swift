@@ -1,0 +1,50 @@
+import CofferModel
+
+/// Parses OFX 1.x (SGML), OFX 2.x (XML), QFX and QBO statements into statement events, streaming.
+///
+/// For example:
+/// ```swift
+/// let input = StatementInput.file("feeds/ofx/bank-ofx1-sgml.ofx")
+/// if OFXParser.sniff(try input.prefix(4096)) {
+///     try OFXParser().parse(input) { event in print(event) }
+/// }
+/// ```
+/// One tokenizer reads both dialects and the ways real files bend them (see `OFXElementReader` for the
+/// structure rules, `OFXDate` and `OFXAmount` for values, `OFXStatementAssembler` and `OFXTransactionFields` for
+/// the mapping). The file is read in chunks and events are handed out after each chunk, so memory stays bounded
+/// whatever the file's size. Everything after the first `</OFX>` is ignored. Malformed input throws
+/// `CofferError(.badInput)` with the line, column and element path; an institution's error status throws
+/// `CofferError(.institutionError)`.
+public struct OFXParser: StatementParser {
+    public init() {}
+
+    /// Whether `prefix` (the first bytes of a file; 1 KB is plenty) looks like OFX of any version.
+    public static func sniff(_ prefix: [UInt8]) -> Bool { OFXHeader.sniff(prefix) }
+
+    public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+        let file = input.name
+        let reader = try input.makeReader()
+        let tokenizer = OFXTokenizer(file: file)
+        var elements = OFXElementReader(file: file)
+        var spare: [StatementEvent] = []
+        while let chunk = try reader.next() {
+            // A byte order mark is text before <OFX>: part of the (ignored) header, wherever chunks split it.
+            try tokenizer.feed(chunk, eof: false, into: &elements)
+            try drain(&elements, &spare, emit)
+            if elements.isFinished { return }
+        }
+        try tokenizer.feed([], eof: true, into: &elements)
+        try drain(&elements, &spare, emit)
+        let end = tokenizer.position
+        try elements.finish(line: end.line, column: end.column)
+    }
+
+    /// Hands out the events so far; the two buffers swap so neither is reallocated chunk after chunk.
+    private func drain(_ elements: inout OFXElementReader, _ spare: inout [StatementEvent],
+                       _ emit: (StatementEvent) throws -> Void) throws {
+        guard !elements.assembler.events.isEmpty else { return }
+        swap(&spare, &elements.assembler.events)
+        for event in spare { try emit(event) }
+        spare.removeAll(keepingCapacity: true)
+    }
+}

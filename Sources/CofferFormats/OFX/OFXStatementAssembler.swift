@@ -1,0 +1,212 @@
+import CofferModel
+import Foundation
+
+/// Builds statement events from OFX structure: statements, their accounts, transactions, balances, statuses.
+///
+/// For example, `<STMTRS><CURDEF>USD<BANKACCTFROM>…<BANKTRANLIST>…<STMTTRN>…</STMTTRN>…<LEDGERBAL>…</STMTRS>`
+/// gives `.begin` (at the first transaction, when the account and period are known), `.transaction` per
+/// `STMTTRN`, `.balance` per `LEDGERBAL`/`AVAILBAL`, then `.end`.
+///
+/// - `STMTRS` is an asset account unless its `ACCTTYPE` is `CREDITLINE`; `CCSTMTRS` is a liability;
+///   `INVSTMTRS` is an asset whose `INVBANKTRAN` cash transactions are imported, with one warning counting the
+///   investment transactions and positions skipped.
+/// - The institution is `FI/ORG`; its id is `BANKID` (or `BROKERID`) when the account names one, else `FI/FID`.
+/// - A `STATUS` with `SEVERITY` `ERROR` in `SONRS` or a `…TRNRS` throws `.institutionError`.
+/// - A `FITID` seen twice for one account in one file: both transactions are emitted, with a warning.
+struct OFXStatementAssembler {
+    let file: String
+    var values: OFXValueReader
+    /// Events produced since the caller last drained them.
+    var events: [StatementEvent] = []
+
+    private var institutionName: String?
+    private var institutionFID: String?
+    private var status: (code: String?, severity: String?, message: String?) = (nil, nil, nil)
+    private var statement: StatementState?
+    private var transaction: OFXTransactionFields?
+    private var balance: (amount: Decimal?, asOf: RawDate?)?
+    private var seenFITIDs: Set<Int> = []
+
+    private struct StatementState {
+        var header: RawStatementHeader
+        var began = false
+        var bankID: String?
+        var pendingBalances: [RawBalance] = []
+        var skipped: [String: Int] = [:]
+        var skippedPositions = 0
+        var skippedTransactions = 0
+    }
+
+    init(file: String) {
+        self.file = file
+        self.values = OFXValueReader(file: file)
+    }
+
+    mutating func open(_ frame: OFXFrame, parent: OFXTag?) throws {
+        switch frame.tag {
+        case .status: status = (nil, nil, nil)
+        case .stmtRs, .ccStmtRs, .invStmtRs:
+            let kind: AccountKind = frame.tag == .ccStmtRs ? .liability : .asset
+            let account = RawAccountIdentity(institutionName: institutionName, institutionID: institutionFID,
+                                             accountType: frame.tag == .ccStmtRs ? "CREDITCARD" : nil, kind: kind)
+            statement = StatementState(header: RawStatementHeader(account: account, location: location(frame)))
+        case .stmtTrn:
+            guard statement != nil else { return }
+            beginIfNeeded()
+            transaction = OFXTransactionFields(location: location(frame))
+        case .ledgerBal, .availBal: balance = (nil, nil)
+        default:
+            guard statement != nil, let parent else { return }
+            if parent == .invTranList, frame.tag != .invBankTran {
+                statement?.skippedTransactions &+= 1
+                statement?.skipped[frame.name, default: 0] &+= 1
+            } else if parent == .invPosList {
+                statement?.skippedPositions &+= 1
+                statement?.skipped[frame.name, default: 0] &+= 1
+            }
+        }
+    }
+
+    mutating func close(_ frame: OFXFrame, parent: OFXTag?) throws {
+        switch frame.tag {
+        case .status:
+            guard status.severity?.uppercased() == "ERROR", let parent,
+                  parent == .sonrs || parent.isTransactionResponse else { return }
+            let said = [status.code, status.message].compactMap { $0 }.joined(separator: " ")
+            throw CofferError(.institutionError, "the institution said: \(said.isEmpty ? "ERROR" : said)",
+                              location: location(frame))
+        case .stmtTrn:
+            guard statement != nil, let fields = transaction.take() else { return }
+            let built = try fields.build(accountCurrency: statement?.header.account.currencyCode)
+            if let fitID = built.externalID {
+                let key = OFXStatementAssembler.fingerprint(statement?.header.account.accountNumber, fitID)
+                if !seenFITIDs.insert(key).inserted {
+                    events.append(.warning(ParseWarning(
+                        "FITID '\(fitID)' appears more than once for this account in this file; both are kept",
+                        location: built.location)))
+                }
+            }
+            events.append(.transaction(built))
+        case .ledgerBal, .availBal:
+            guard let values = balance, statement != nil else { return }
+            balance = nil
+            let code = frame.tag.name
+            guard let amount = values.amount else {
+                throw CofferError(.badInput, "expected <BALAMT> in <\(code)>, found none", location: location(frame))
+            }
+            guard let asOf = values.asOf ?? statement?.header.periodEnd else {
+                throw CofferError(.badInput, "expected <DTASOF> in <\(code)>, found none", location: location(frame))
+            }
+            let raw = RawBalance(kind: frame.tag == .ledgerBal ? .booked : .available, amount: amount,
+                                 currencyCode: statement?.header.account.currencyCode, asOf: asOf, code: code,
+                                 location: location(frame))
+            if statement?.began == true { events.append(.balance(raw)) } else { statement?.pendingBalances.append(raw) }
+        case .stmtRs, .ccStmtRs, .invStmtRs:
+            beginIfNeeded()
+            if let current = statement, !current.skipped.isEmpty {
+                let kinds = current.skipped.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
+                events.append(.warning(ParseWarning(
+                    "skipped \(current.skippedTransactions) investment transaction(s) and \(current.skippedPositions) "
+                    + "position(s) (\(kinds.joined(separator: ", "))): only cash transactions (INVBANKTRAN) are imported",
+                    location: location(frame))))
+            }
+            statement = nil
+            events.append(.end)
+        default: break
+        }
+    }
+
+    mutating func leaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int, in frame: OFXLeafContext) throws {
+        switch frame.tag {
+        case .stmtTrn where transaction != nil:
+            try transactionLeaf(tag, value: value, line: line, column: column, in: frame)
+        case .payee where tag == .name: transaction?.payeeName = values.text(value)
+        case .currency where transaction != nil, .origCurrency where transaction != nil:
+            transaction?.conversion = frame.tag == .currency ? .currency : .original
+            if tag == .curSym { transaction?.currencySymbol = values.code(value) }
+            if tag == .curRate {
+                transaction?.currencyRate = try values.decimal(value, tag, line: line, column: column, in: frame)
+            }
+        case .status:
+            if tag == .code { status.code = values.text(value) }
+            if tag == .severity { status.severity = values.text(value) }
+            if tag == .message { status.message = values.text(value) }
+        case .fi:
+            if tag == .org { institutionName = values.text(value) }
+            if tag == .fid { institutionFID = values.text(value) }
+        case .stmtRs, .ccStmtRs, .invStmtRs:
+            if tag == .curDef { statement?.header.account.currencyCode = values.code(value) }
+        case .bankAcctFrom, .ccAcctFrom, .invAcctFrom:
+            guard statement != nil else { return }
+            switch tag {
+            case .bankID, .brokerID: statement?.header.account.institutionID = values.text(value)
+            case .acctID: statement?.header.account.accountNumber = values.text(value)
+            case .acctType:
+                let type = values.text(value).uppercased()
+                statement?.header.account.accountType = type
+                if type == "CREDITLINE" { statement?.header.account.kind = .liability }
+            default: break
+            }
+        case .bankTranList, .invTranList:
+            if tag == .dtStart { statement?.header.periodStart = try values.date(value, tag, line: line, column: column, in: frame) }
+            if tag == .dtEnd { statement?.header.periodEnd = try values.date(value, tag, line: line, column: column, in: frame) }
+        case .ledgerBal, .availBal:
+            if tag == .balAmt { balance?.amount = try values.decimal(value, tag, line: line, column: column, in: frame) }
+            if tag == .dtAsOf { balance?.asOf = try values.date(value, tag, line: line, column: column, in: frame) }
+        default: break
+        }
+    }
+
+    private mutating func transactionLeaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int,
+                                          in frame: OFXLeafContext) throws {
+        switch tag {
+        case .trnType: transaction?.typeCode = values.code(value)
+        case .dtPosted: transaction?.posted = try values.date(value, tag, line: line, column: column, in: frame)
+        case .dtUser:
+            // An empty or unreadable DTUSER is optional information: it is dropped, DTPOSTED stands in.
+            transaction?.user = OFXDate.parse(value)
+        case .trnAmt: transaction?.amount = try values.decimal(value, tag, line: line, column: column, in: frame)
+        case .fitID: transaction?.fitID = values.text(value)
+        case .name: transaction?.name = values.text(value)
+        case .payee: transaction?.payeeName = values.text(value)
+        case .memo: transaction?.memo = value.isEmpty ? nil : values.text(value)
+        case .sic: transaction?.sic = values.merchantCategory(value)
+        case .checkNum: transaction?.checkNumber = values.text(value)
+        case .correctFitID: transaction?.correctFitID = values.text(value)
+        case .correctAction:
+            switch values.text(value).uppercased() {
+            case "REPLACE": transaction?.correctAction = .replace
+            case "DELETE": transaction?.correctAction = .delete
+            default:
+                throw CofferError(.badInput, "expected CORRECTACTION REPLACE or DELETE, found '\(values.text(value))'",
+                                  location: location(tag, line: line, column: column, in: frame))
+            }
+        default: break
+        }
+    }
+
+    /// FNV-1a over the account number and FITID: 8 bytes a transaction for duplicate detection, however many.
+    static func fingerprint(_ account: String?, _ fitID: String) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in (account ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        hash = (hash ^ 0xFF) &* 0x100_0000_01B3
+        for byte in fitID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    private mutating func beginIfNeeded() {
+        guard let current = statement, !current.began else { return }
+        statement?.began = true
+        events.append(.begin(current.header))
+        for raw in current.pendingBalances { events.append(.balance(raw)) }
+        statement?.pendingBalances = []
+    }
+
+    private func location(_ frame: OFXFrame) -> SourceLocation {
+        SourceLocation(file: file, line: frame.line, column: frame.column, element: frame.path)
+    }
+
+    private func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
+    }
+}

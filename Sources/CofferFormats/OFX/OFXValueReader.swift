@@ -1,0 +1,48 @@
+import CofferModel
+import Foundation
+
+/// Reads leaf values as text, amounts and dates in the file's character set, with located errors.
+///
+/// For example, an unreadable `<TRNAMT>12abc` throws
+/// `bank.ofx:7:40 (OFX/…/STMTTRN[1]/TRNAMT): expected an amount like -12.34 in <TRNAMT>, found '12abc'`.
+struct OFXValueReader {
+    let file: String
+    var encoding = TextEncoding.windows1252
+
+    func text(_ value: ArraySlice<UInt8>) -> String {
+        value.withUnsafeBufferPointer { encoding.decode($0) }
+    }
+
+    /// An upper-cased code word (`TRNTYPE`, `CURSYM`), without re-casing when it already is.
+    func code(_ value: ArraySlice<UInt8>) -> String {
+        value.contains { $0 >= 0x61 && $0 <= 0x7A } ? text(value).uppercased() : text(value)
+    }
+
+    /// A merchant category code: up to four digits read directly, anything else through
+    /// `MerchantCategoryCode(_:)`.
+    func merchantCategory(_ value: ArraySlice<UInt8>) -> MerchantCategoryCode? {
+        guard !value.isEmpty, value.count <= 4 else { return value.isEmpty ? nil : MerchantCategoryCode(text(value)) }
+        var code: Int16 = 0
+        for b in value {
+            guard b >= 0x30, b <= 0x39 else { return MerchantCategoryCode(text(value)) }
+            code = code &* 10 &+ Int16(b &- 0x30)
+        }
+        return MerchantCategoryCode(rawValue: code)
+    }
+
+    func decimal(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> Decimal {
+        if let amount = OFXAmount.parse(value) { return amount }
+        throw CofferError(.badInput, "expected an amount like -12.34 in <\(tag.name)>, found '\(text(value))'",
+                          location: location(tag, line: line, column: column, in: frame))
+    }
+
+    func date(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> RawDate {
+        if let date = OFXDate.parse(value) { return date }
+        throw CofferError(.badInput, "expected a date like 20260314 or 20260314120000[-5:EST] in <\(tag.name)>, "
+                          + "found '\(text(value))'", location: location(tag, line: line, column: column, in: frame))
+    }
+
+    func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
+    }
+}
