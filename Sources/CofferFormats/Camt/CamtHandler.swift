@@ -1,0 +1,270 @@
+import CofferModel
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The SAX delegate behind `CamtParser`: follows the element path and turns statements, balances and entries
+/// into events as each one ends.
+///
+/// Errors raised inside callbacks (bad values, `emit` failing, XMLParser's own errors) are kept in `failure`,
+/// parsing is aborted, and `CamtParser` rethrows after `parse()` returns.
+final class CamtHandler: NSObject, XMLParserDelegate {
+    /// Deeper than this is refused: real camt files nest about 12 levels.
+    static let maxDepth = 256
+
+    let file: String
+    var emit: ((StatementEvent) throws -> Void)?
+    private(set) var failure: (any Error)?
+    /// The camt version read from the `Document` namespace, once seen.
+    private(set) var version: String?
+
+    /// Local names of the open elements, from the root.
+    var path: [String] = []
+    var text = ""
+    /// The `Ccy` attribute of the innermost open element, if any.
+    var currency: String?
+    private var lastStartDepth = -1
+
+    var documentDepth: Int?
+    var documentEnded = false
+    var statementDepth: Int?
+    var entryDepth: Int?
+    var txDepth: Int?
+    var balanceDepth: Int?
+    var statementIndex = 0
+    var entryIndex = 0
+    var balanceIndex = 0
+    var txIndex = 0
+
+    var statement: CamtStatement?
+    var entry: CamtEntry?
+    var tx: CamtTxDetails?
+    var balance: CamtBalanceDraft?
+    /// Where the parser is, for locations (set at each callback).
+    var line = 0
+    var column = 0
+
+    init(file: String, emit: @escaping (StatementEvent) throws -> Void) {
+        self.file = file
+        self.emit = emit
+    }
+
+    // MARK: XMLParserDelegate
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard failure == nil else { return }
+        line = parser.lineNumber
+        column = parser.columnNumber
+        path.append(elementName)
+        text = ""
+        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"]
+        let depth = path.count - 1
+        lastStartDepth = depth
+        do {
+            guard path.count <= Self.maxDepth else {
+                throw error("expected camt's shallow structure, found elements nested deeper than \(Self.maxDepth) levels")
+            }
+            try didStart(elementName, namespaceURI: namespaceURI, depth: depth)
+        } catch {
+            fail(error, parser)
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?) {
+        guard failure == nil else { return }
+        line = parser.lineNumber
+        column = parser.columnNumber
+        let depth = path.count - 1
+        guard depth >= 0 else { return }
+        do {
+            try didEnd(depth: depth, isLeaf: lastStartDepth == depth)
+        } catch {
+            fail(error, parser)
+        }
+        path.removeLast()
+        lastStartDepth = -1
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        text += String(decoding: CDATABlock, as: UTF8.self)
+    }
+
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        refuseEntity(name, parser)
+    }
+
+    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?,
+                systemID: String?) {
+        refuseEntity(name, parser)
+    }
+
+    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
+                systemID: String?, notationName: String?) {
+        refuseEntity(name, parser)
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        guard failure == nil else { return }
+        line = parser.lineNumber
+        column = parser.columnNumber
+        let code = (parseError as NSError).code
+        failure = error("malformed XML: \(Self.describe(code))")
+        parser.abortParsing()
+    }
+
+    // MARK: Structure
+
+    private func didStart(_ name: String, namespaceURI: String?, depth: Int) throws {
+        guard let documentDepth else {
+            if name == "Document" {
+                version = try CamtNamespace.version(of: namespaceURI, location: location(upTo: depth))
+                self.documentDepth = depth
+            }
+            return
+        }
+        if depth == documentDepth + 2, statementDepth == nil, name == "Stmt" || name == "Rpt" || name == "Ntfctn" {
+            statementIndex += 1
+            entryIndex = 0
+            balanceIndex = 0
+            statementDepth = depth
+            statement = CamtStatement(location: location(upTo: depth))
+        } else if let s = statementDepth, depth == s + 1, name == "Ntry" || name == "Bal" {
+            try beginIfNeeded()
+            if name == "Ntry" {
+                entryIndex += 1
+                txIndex = 0
+                entryDepth = depth
+                entry = CamtEntry(location: location(upTo: depth))
+            } else {
+                balanceIndex += 1
+                balanceDepth = depth
+                balance = CamtBalanceDraft()
+            }
+        } else if let e = entryDepth, depth == e + 2, name == "TxDtls", path[e + 1] == "NtryDtls" {
+            txIndex += 1
+            txDepth = depth
+            tx = CamtTxDetails()
+        }
+    }
+
+    private func didEnd(depth: Int, isLeaf: Bool) throws {
+        if let t = txDepth {
+            if depth > t {
+                if isLeaf { try txField(key(from: t, to: depth)) }
+            } else {
+                if let tx { entry?.transactions.append(tx) }
+                tx = nil
+                txDepth = nil
+            }
+        } else if let e = entryDepth {
+            if depth > e {
+                if isLeaf { try entryField(key(from: e, to: depth)) }
+            } else {
+                try finishEntry()
+                entry = nil
+                entryDepth = nil
+            }
+        } else if let b = balanceDepth {
+            if depth > b {
+                if isLeaf { try balanceField(key(from: b, to: depth)) }
+            } else {
+                try finishBalance()
+                balance = nil
+                balanceDepth = nil
+            }
+        } else if let s = statementDepth {
+            if depth > s {
+                if isLeaf { try statementField(key(from: s, to: depth)) }
+            } else {
+                try finishStatement()
+                statement = nil
+                statementDepth = nil
+            }
+        } else if depth == documentDepth {
+            documentEnded = true
+        }
+    }
+
+    /// The names below `base` down to `depth`, joined: `BkTxCd/Domn/Fmly/Cd`.
+    private func key(from base: Int, to depth: Int) -> String {
+        depth == base + 1 ? path[depth] : path[(base + 1)...depth].joined(separator: "/")
+    }
+
+    func beginIfNeeded() throws {
+        guard var statement, !statement.begun else { return }
+        statement.begun = true
+        self.statement = statement
+        try emit?(.begin(statement.header))
+    }
+
+    private func finishStatement() throws {
+        guard let statement else { return }
+        try beginIfNeeded()
+        if let warning = statement.reconciliationWarning() { try emit?(.warning(warning)) }
+        try emit?(.end)
+    }
+
+    // MARK: Errors and locations
+
+    /// The element path up to `depth`, with the index of each statement, entry, transaction and balance:
+    /// `Document/BkToCstmrStmt/Stmt[1]/Ntry[3]/Amt`.
+    func elementPath(upTo depth: Int) -> String {
+        var out = ""
+        guard depth >= 0, !path.isEmpty else { return out }
+        for i in 0...min(depth, path.count - 1) {
+            if !out.isEmpty { out += "/" }
+            out += path[i]
+            switch i {
+            case statementDepth: out += "[\(statementIndex)]"
+            case entryDepth: out += "[\(entryIndex)]"
+            case txDepth: out += "[\(txIndex)]"
+            case balanceDepth: out += "[\(balanceIndex)]"
+            default: break
+            }
+        }
+        return out
+    }
+
+    func location(upTo depth: Int) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column, element: path.isEmpty ? nil : elementPath(upTo: depth))
+    }
+
+    /// A `.badInput` error at the current element.
+    func error(_ message: String) -> CofferError {
+        CofferError(.badInput, message, location: location(upTo: path.count - 1))
+    }
+
+    private func fail(_ error: any Error, _ parser: XMLParser) {
+        if failure == nil { failure = error }
+        parser.abortParsing()
+    }
+
+    private func refuseEntity(_ name: String, _ parser: XMLParser) {
+        guard failure == nil else { return }
+        line = parser.lineNumber
+        column = parser.columnNumber
+        fail(error("expected no entity declarations, found '\(name)' (refused as unsafe)"), parser)
+    }
+
+    /// Words for libxml2's error numbers, which XMLParser passes through as its error codes.
+    private static func describe(_ code: Int) -> String {
+        switch code {
+        case 3, 4: "expected an XML document, found something else"
+        case 5: "the file ends in the middle of an element, or has data after the end (truncated?)"
+        case 9: "a character that XML does not allow"
+        case 26, 27: "a reference to an undeclared entity (like &nbsp;); escape '&' as &amp;"
+        case 76: "an end tag does not match the element it closes (wrong nesting)"
+        case 77: "an element is not finished (truncated?)"
+        case 85, 86: "elements are not properly nested, or there is content after the document"
+        case 89: "entity references loop (refused)"
+        default: "XMLParser error \(code)"
+        }
+    }
+}

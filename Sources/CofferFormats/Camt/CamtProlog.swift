@@ -1,0 +1,109 @@
+import CofferModel
+
+/// Reads the first bytes of a file: whether it is a camt document, which version, and whether its prolog is safe.
+///
+/// For example:
+/// ```swift
+/// CamtProlog.namespaceVersion(Array(#"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">"#.utf8))
+/// // "camt.053.001.08"
+/// ```
+enum CamtProlog {
+    /// How many leading bytes are read: the root element must start within them.
+    static let prefixLength = 64 * 1024
+
+    static let namespaceStem = "urn:iso:std:iso:20022:tech:xsd:"
+    private static let camtStem = Array((namespaceStem + "camt.05").utf8)
+
+    /// The message version (`camt.053.001.08`) of the first camt.052/053/054 namespace declared in the bytes, when
+    /// they look like XML (optional BOM and whitespace, then `<`).
+    static func namespaceVersion(_ prefix: [UInt8]) -> String? {
+        var start = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < prefix.count, isSpace(prefix[start]) { start += 1 }
+        guard start < prefix.count, prefix[start] == UInt8(ascii: "<") else { return nil }
+        let stem = camtStem
+        var i = start
+        while i + stem.count + 9 <= prefix.count {
+            if prefix[i] == stem[0], prefix[i..<(i + stem.count)].elementsEqual(stem) {
+                // After the stem: [234] ".001." NN and the closing quote.
+                let tail = prefix[(i + stem.count)..<(i + stem.count + 9)]
+                let t = Array(tail)
+                if (0x32...0x34).contains(t[0]), t[1...5].elementsEqual(Array(".001.".utf8)),
+                   isDigit(t[6]), isDigit(t[7]), t[8] == UInt8(ascii: "\"") || t[8] == UInt8(ascii: "'") {
+                    return "camt.05" + String(decoding: t[0..<8], as: UTF8.self)
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Checks the prolog before XMLParser sees it: the root element starts within the prefix, after only an XML
+    /// declaration, comments, processing instructions and a DOCTYPE without an internal subset. An internal subset
+    /// is where entity declarations live (the "billion laughs" bomb), and camt never needs one.
+    static func check(_ prefix: [UInt8], file: String) throws {
+        var i = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        func fail(_ message: String) -> CofferError {
+            let (line, column) = position(prefix, upTo: i)
+            return CofferError(.badInput, message, location: SourceLocation(file: file, line: line, column: column))
+        }
+        while true {
+            while i < prefix.count, isSpace(prefix[i]) { i += 1 }
+            guard i < prefix.count else {
+                throw fail(prefix.count >= prefixLength
+                    ? "expected the camt Document element within the first \(prefixLength / 1024) KiB, found none"
+                    : "expected an XML document with a camt Document element, found \(prefix.isEmpty ? "an empty file" : "no element")")
+            }
+            guard prefix[i] == UInt8(ascii: "<") else {
+                throw fail("expected an XML document starting with '<', found '\(String(decoding: prefix[i..<min(i + 20, prefix.count)], as: UTF8.self))'")
+            }
+            if has(prefix, at: i, "<?") {
+                i = skip(prefix, from: i + 2, past: "?>")
+            } else if has(prefix, at: i, "<!--") {
+                i = skip(prefix, from: i + 4, past: "-->")
+            } else if has(prefix, at: i, "<!DOCTYPE") {
+                var j = i + 9
+                while j < prefix.count, prefix[j] != UInt8(ascii: ">") {
+                    if prefix[j] == UInt8(ascii: "[") {
+                        i = j
+                        throw fail("expected no DTD: a DOCTYPE with an internal subset (entity declarations) is refused "
+                            + "as unsafe, and camt files never need one")
+                    }
+                    j += 1
+                }
+                i = j + 1
+            } else {
+                return
+            }
+        }
+    }
+
+    private static func has(_ b: [UInt8], at i: Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard i + count <= b.count else { return false }
+        return text.withUTF8Buffer { b[i..<(i + count)].elementsEqual($0) }
+    }
+
+    /// The index after `end`, or the end of the bytes.
+    private static func skip(_ b: [UInt8], from start: Int, past end: StaticString) -> Int {
+        var i = start
+        while i < b.count {
+            if has(b, at: i, end) { return i + end.utf8CodeUnitCount }
+            i += 1
+        }
+        return b.count
+    }
+
+    private static func position(_ b: [UInt8], upTo end: Int) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        for byte in b.prefix(end) {
+            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    private static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+}

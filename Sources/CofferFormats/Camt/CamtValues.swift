@@ -1,0 +1,123 @@
+import CofferModel
+import Foundation
+
+/// Reads camt leaf values (amounts, dates, codes, free text) strictly, without Foundation's lenient parsers.
+///
+/// For example:
+/// ```swift
+/// CamtValues.date("2026-03-14")                    // 2026-03-14, date-only
+/// CamtValues.dateTime("2026-03-14T09:30:00+01:00") // 2026-03-14T08:30:00Z
+/// ```
+enum CamtValues {
+    /// An amount: `[digits][.digits]`, exact; nil for anything else (empty, `12,50`, `1e3`).
+    static func amount(_ text: String) -> Decimal? {
+        guard !text.isEmpty else { return nil }
+        return ExactDecimal.parse(text)
+    }
+
+    /// An ISO date `YYYY-MM-DD` as a calendar day. A zone suffix (`Z`, `+01:00`) or a time part some banks append
+    /// is accepted and ignored: the day is what the bank wrote.
+    static func date(_ text: String) -> RawDate? {
+        let b = Array(text.utf8)
+        guard b.count >= 10, let (y, m, d) = ymd(b) else { return nil }
+        if b.count > 10 {
+            let rest = b[10...]
+            guard rest.first == UInt8(ascii: "T") || rest.first == UInt8(ascii: "Z")
+                || rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") else { return nil }
+            if rest.first == UInt8(ascii: "T") { guard dateTime(text) != nil else { return nil } }
+        }
+        return RawDate.day(year: y, month: m, day: d)
+    }
+
+    /// An ISO date-time `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh:mm]` as an instant. Without a zone the time is read
+    /// as UTC (the bank's own zone is not knowable from the file). A bare `YYYY-MM-DD` is accepted as a day.
+    static func dateTime(_ text: String) -> RawDate? {
+        let b = Array(text.utf8)
+        guard let (y, m, d) = ymd(b) else { return nil }
+        if b.count == 10 { return RawDate.day(year: y, month: m, day: d) }
+        guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+              let hh = number(b, 11, 2), b[13] == UInt8(ascii: ":"), let mi = number(b, 14, 2),
+              hh <= 24, mi <= 59, let day = CalendarDay.date(year: y, month: m, day: d) else { return nil }
+        var i = 16
+        var seconds = 0.0
+        if i < b.count, b[i] == UInt8(ascii: ":") {
+            guard let ss = number(b, i + 1, 2), ss <= 60 else { return nil }
+            seconds = Double(ss)
+            i += 3
+            if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+                i += 1
+                var scale = 0.1
+                let start = i
+                while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                    if i - start < 9 { seconds += Double(b[i] - 0x30) * scale; scale /= 10 }
+                    i += 1
+                }
+                guard i > start else { return nil }
+            }
+        }
+        var offset = 0
+        if i < b.count {
+            if b[i] == UInt8(ascii: "Z"), i + 1 == b.count {
+                offset = 0
+            } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), b.count == i + 6,
+                      let oh = number(b, i + 1, 2), b[i + 3] == UInt8(ascii: ":"), let om = number(b, i + 4, 2),
+                      oh <= 18, om <= 59 {
+                offset = (oh * 60 + om) * 60 * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+            } else {
+                return nil
+            }
+        }
+        let interval = day.timeIntervalSince1970 + Double(hh * 3600 + mi * 60 - offset) + seconds
+        return RawDate(date: Date(timeIntervalSince1970: interval), isDateOnly: false)
+    }
+
+    /// `CRDT` or `DBIT`; nil for anything else.
+    static func indicator(_ text: String) -> CreditDebitIndicator? {
+        switch text {
+        case "CRDT": .credit
+        case "DBIT": .debit
+        default: nil
+        }
+    }
+
+    /// An ISO 20022 boolean (`true`, `false`, `1`, `0`).
+    static func bool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "1": true
+        case "false", "0": false
+        default: nil
+        }
+    }
+
+    /// Trims the text and folds runs of whitespace (line breaks inside a tag) into single spaces; nil when empty.
+    static func text(_ raw: String) -> String? {
+        var out = ""
+        var pendingSpace = false
+        for scalar in raw.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    private static func ymd(_ b: [UInt8]) -> (Int, Int, Int)? {
+        guard b.count >= 10, let y = number(b, 0, 4), b[4] == UInt8(ascii: "-"), let m = number(b, 5, 2),
+              b[7] == UInt8(ascii: "-"), let d = number(b, 8, 2) else { return nil }
+        return (y, m, d)
+    }
+
+    private static func number(_ b: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        guard start >= 0, start + count <= b.count else { return nil }
+        var value = 0
+        for i in start..<(start + count) {
+            let c = b[i]
+            guard c >= 0x30, c <= 0x39 else { return nil }
+            value = value * 10 + Int(c - 0x30)
+        }
+        return value
+    }
+}
