@@ -1,3 +1,4 @@
+import CofferModel
 import Foundation
 import Testing
 @testable import CofferFormats
@@ -44,5 +45,24 @@ import Testing
     @Test func exactBeyondDoublePrecision() {
         #expect(AmountText.parse("0.1") == Decimal(string: "0.1"))
         #expect(AmountText.parse("9007199254740993.01")?.description == "9007199254740993.01")
+    }
+
+    @Test func fastPathAgreesWithExactDecimal() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let digits = String((0..<Int.random(in: 1...18, using: &generator)).map { _ in "0123456789".randomElement(using: &generator) ?? "0" })
+            let split = Int.random(in: 0...digits.count, using: &generator)
+            let text = (Bool.random(using: &generator) ? "-" : "") + digits.prefix(split) + (split < digits.count ? "." + digits.dropFirst(split) : "")
+            let fast = Array(text.utf8).withUnsafeBufferPointer { AmountText.fastParse($0, decimalMark: 0x2E, thousands: nil) }
+            #expect(fast == ExactDecimal.parse(text), "\(text)")
+        }
+    }
+
+    @Test func windows1252TranscodingMatchesTextEncoding() {
+        let bytes: [UInt8] = Array(0x20...0xFF)
+        bytes.withUnsafeBufferPointer { buffer in
+            #expect(CSVRowMapper.transcode(buffer, latin1: false) == TextEncoding.windows1252.decode(bytes))
+            #expect(CSVRowMapper.transcode(buffer, latin1: true) == TextEncoding.latin1.decode(bytes))
+        }
     }
 }

@@ -15,11 +15,17 @@ import Foundation
 /// after the number, parentheses for a negative amount, currency symbols (`$ € £ ¥`, any Unicode currency sign)
 /// and three-letter upper-case codes (`EUR`, `USD`). Thousands separators must group by three (`1,23,456` is
 /// refused); a space thousands separator also accepts no-break and narrow no-break spaces. Anything else (letters,
-/// two signs, two decimal marks, an empty text) gives nil. The digits go through `ExactDecimal.parse`, never `Double`.
+/// two signs, two decimal marks, an empty text) gives nil. Never `Double`: plain ASCII amounts take an exact
+/// integer fast path (AmountText+Bytes.swift), everything else goes through `ExactDecimal.parse`.
 public enum AmountText {
     /// The amount in `text`, signed, or nil when the text is not an amount.
     public static func parse(_ text: some StringProtocol, decimalMark: Character = ".",
                              thousandsSeparator: Character? = ",") -> Decimal? {
+        if let mark = decimalMark.asciiValue, let fast = text.utf8.withContiguousStorageIfAvailable({
+            fastParse($0, decimalMark: mark, thousands: thousandsSeparator.map { $0.asciiValue ?? 0xFF })
+        }), let value = fast {
+            return value
+        }
         var chars = Array(text)
         trimSpaces(&chars)
         var negative = false

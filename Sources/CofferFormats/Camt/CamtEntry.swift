@@ -42,6 +42,15 @@ enum CamtAmountDetail: Sendable {
 }
 
 /// One `Ntry` as it is read, turned into raw transactions when it ends.
+///
+/// How an entry reads (the choices a user sees):
+/// - `transactionDate` is when it happened: the card's `RltdDts/AccptncDtTm` or `TxDtTm` when given, else
+///   `BookgDt`, else (pending entries without a booking date) `ValDt`. `ValDt` is the interest value date, not the
+///   moment of the payment, so it is never preferred. `postedDate` is `BookgDt`.
+/// - `name` is the counterparty (`Cdtr` on a debit, `Dbtr` on a credit, sides swapped for a reversal; `Nm` or
+///   `Pty/Nm`), else the bank's booking text `AddtlNtryInf`. `memo` is the remittance text (`Ustrd` lines joined
+///   by a space), else the booking text when the name is the counterparty. `merchantName` is the counterparty.
+/// - `RvslInd` only sets `isReversal`: the bank's `CdtDbtInd` already books a reversed debit as a credit.
 struct CamtEntry: Sendable {
     var location: SourceLocation
     var amount: CamtAmount?

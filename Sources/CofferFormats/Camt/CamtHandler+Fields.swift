@@ -11,8 +11,12 @@ struct CamtBalanceDraft: Sendable {
 
 /// The leaf elements `CamtHandler` reads, by their path below the statement, entry, transaction or balance.
 extension CamtHandler {
+    /// The current leaf's text, trimmed; computed only for the leaves that are read.
+    var leafText: String? { CamtValues.text(text) }
+
     func statementField(_ key: String) throws {
-        guard statement != nil, let value = CamtValues.text(text) else { return }
+        guard statement != nil else { return }
+        var value: String? { leafText }
         switch key {
         case "Id": statement?.header.statementID = value
         case "FrToDt/FrDtTm": statement?.header.periodStart = try dateTime(value)
@@ -24,7 +28,7 @@ extension CamtHandler {
         case "Acct/Nm": statement?.header.account.displayName = value
         case "Acct/Ownr/Nm", "Acct/Ownr/Pty/Nm":
             if statement?.header.account.displayName == nil { statement?.header.account.displayName = value }
-        case "Acct/Tp/Cd": statement?.setAccountType(value)
+        case "Acct/Tp/Cd": if let value { statement?.setAccountType(value) }
         case "Acct/Tp/Prtry": statement?.header.account.accountType = value
         case "Acct/Svcr/FinInstnId/BIC", "Acct/Svcr/FinInstnId/BICFI":
             statement?.header.account.institutionID = value
@@ -35,7 +39,7 @@ extension CamtHandler {
 
     func entryField(_ key: String) throws {
         guard entry != nil else { return }
-        let value = CamtValues.text(text)
+        var value: String? { leafText }
         switch key {
         case "Amt": entry?.amount = try amount(value)
         case "CdtDbtInd": entry?.indicator = try indicator(value)
@@ -61,7 +65,7 @@ extension CamtHandler {
 
     func txField(_ key: String) throws {
         guard tx != nil else { return }
-        let value = CamtValues.text(text)
+        var value: String? { leafText }
         switch key {
         case "Amt": tx?.amount = try amount(value)
         case "CdtDbtInd": tx?.indicator = try indicator(value)
@@ -86,7 +90,7 @@ extension CamtHandler {
 
     func balanceField(_ key: String) throws {
         guard balance != nil else { return }
-        let value = CamtValues.text(text)
+        var value: String? { leafText }
         switch key {
         case "Tp/CdOrPrtry/Cd", "Tp/CdOrPrtry/Prtry": balance?.code = value
         case "Amt": balance?.amount = try amount(value)

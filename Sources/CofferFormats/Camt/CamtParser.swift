@@ -46,6 +46,7 @@ public struct CamtParser: StatementParser {
                 parser.delegate = nil
             }
             parser.delegate = handler
+            handler.xmlParser = parser
             _ = parser.parse()
             if let failure = handler.failure { throw failure }
             if let error = parser.parserError {

@@ -91,10 +91,31 @@ enum CamtValues {
 
     /// Trims the text and folds runs of whitespace (line breaks inside a tag) into single spaces; nil when empty.
     static func text(_ raw: String) -> String? {
+        // Fast path: plain ASCII with single inner spaces is already clean.
+        var clean = true
+        var previousSpace = true
+        for b in raw.utf8 {
+            if b >= 0x80 { clean = false; break }
+            if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                if previousSpace || b != 0x20 { clean = false; break }
+                previousSpace = true
+            } else {
+                previousSpace = false
+            }
+        }
+        if raw.isEmpty { return nil }
+        // `previousSpace` still set at the end means a trailing space (or nothing but one).
+        return clean && !previousSpace ? raw : normalized(raw)
+    }
+
+    private static func normalized(_ raw: String) -> String? {
         var out = ""
         var pendingSpace = false
         for scalar in raw.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            let isSpace = scalar.isASCII
+                ? (scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D))
+                : scalar.properties.isWhitespace
+            if isSpace {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
