@@ -14,6 +14,9 @@ public enum ExactDecimal {
     /// The scale of the integer form kept in SQLite for comparing and summing: micro-units.
     public static let storageScale = 6
 
+    /// Made once: building a `Locale` per call cost more than the parse itself.
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
     /// Parses `[+-]digits[.digits]` (or `.5`, `5.`); nil for anything else. At most 38 significant digits.
     public static func parse(_ text: some StringProtocol) -> Decimal? {
         var sawDigit = false
@@ -39,7 +42,7 @@ public enum ExactDecimal {
         if normalized.hasSuffix(".") { normalized.removeLast() }
         if normalized.hasPrefix(".") { normalized = "0" + normalized }
         if normalized.hasPrefix("-.") { normalized = "-0" + normalized.dropFirst() }
-        return Decimal(string: normalized, locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(string: normalized, locale: posix)
     }
 
     /// The value in units of 10^-`scale` as an exact `Int64`, or nil when it does not fit or is not exact

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import CofferFormats
 
-/// Every sample in `feeds/camt` parses to exactly the events in the `.expected` file beside it.
+/// Every sample in `feeds/camt` parses to exactly the events in `Tests/Golden/camt-events/<file>.events`
+/// (kept out of feeds/ so that importing the folder finds only statements).
 ///
 /// Run with `COFFER_UPDATE_GOLDEN=1` to rewrite the expected files after a deliberate change (then review the diff).
 @Suite struct CamtGoldenTests {
@@ -15,7 +16,8 @@ import Testing
     func sampleMatchesExpected(_ name: String) throws {
         let dump = CamtTestSupport.dump(try CamtTestSupport.sample(name))
             .replacingOccurrences(of: CamtTestSupport.feeds.path + "/", with: "")
-        let expectedURL = CamtTestSupport.feeds.appendingPathComponent(name + ".expected")
+        let expectedURL = CamtTestSupport.feeds.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Golden/camt-events").appendingPathComponent(name + ".events")
         if ProcessInfo.processInfo.environment["COFFER_UPDATE_GOLDEN"] == "1" {
             try dump.write(to: expectedURL, atomically: true, encoding: .utf8)
         }

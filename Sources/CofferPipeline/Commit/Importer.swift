@@ -132,7 +132,7 @@ public struct Importer: Sendable {
     /// Golden files, notes and partial downloads are not statements.
     static func isStatementCandidate(_ name: String) -> Bool {
         let lower = name.lowercased()
-        for suffix in [".expected.json", ".md", ".txt", ".crdownload", ".part", ".tmp", ".error.txt"] where lower.hasSuffix(suffix) {
+        for suffix in [".expected.json", ".expected", ".events", ".md", ".txt", ".crdownload", ".part", ".tmp"] where lower.hasSuffix(suffix) {
             return false
         }
         return !lower.hasPrefix("~$")

@@ -157,8 +157,8 @@ final class ImportSession {
         if let id = externalID {
             let hashed = Self.hash(id) ^ accountSalt(account.id)
             if !seenExternal.insert(hashed).inserted {
-                // The same institution id twice in one file: keep both records, match the second by content.
-                report.warnings.append("\(raw.location): the institution id '\(id)' appears more than once in the file; the repeat is matched by its content")
+                // The same institution id twice in one file (the parser warns): keep both records, match the
+                // second by its content.
                 externalID = nil
             }
         }
@@ -302,7 +302,7 @@ final class ImportSession {
             originalTransactionDescription: DescriptionNormalizer.originalDescription(of: raw),
             merchantCategoryCode: text.merchantCategoryCode, merchantName: text.merchantName,
             transactionType: text.transactionType, status: raw.status ?? .booked,
-            transactionDate: date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate)
+            transactionDate: date.date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate?.date)
     }
 
     private func note(_ op: String, _ t: Transaction) {

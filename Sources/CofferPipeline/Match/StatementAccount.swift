@@ -26,7 +26,7 @@ enum StatementAccount {
         guard let currency = identity.currencyCode?.uppercased(), currency.count == 3 else {
             throw CofferError(.badInput, "the statement names no currency for its account (expected an ISO 4217 code such as USD)", location: location)
         }
-        let masked = number.map { "••••" + String($0.suffix(4)) }
+        let masked = number.flatMap { $0.contains(where: \.isNumber) ? "••••" + String($0.suffix(4)) : nil }
         let kind = identity.kind ?? inferKind(identity.accountType)
         let displayName = identity.displayName ?? [institution, masked].compactMap { $0 }.joined(separator: " ")
         let description = identity.accountType.map { $0.capitalized }

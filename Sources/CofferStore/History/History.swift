@@ -59,6 +59,12 @@ extension FinanceStore {
                                       options: historyOptions))
     }
 
+    /// Changes to every account's balances: a Coffer addition, like `allTransactionHistory`.
+    public func allAccountBalanceHistory(since token: HistoryToken? = nil, isMonitoring: Bool = true) -> History<AccountBalance> {
+        History(reader: HistoryReader(store: self, entity: .balance, accountID: nil, since: token, isMonitoring: isMonitoring,
+                                      options: historyOptions))
+    }
+
     /// Batch size and poll interval of the history sequences this store makes.
     var historyOptions: HistoryOptions { HistoryOptions.current }
 }

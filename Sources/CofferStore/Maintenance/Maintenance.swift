@@ -61,3 +61,24 @@ extension FinanceStore {
         }
     }
 }
+
+extension FinanceStore {
+    /// The last four characters of each account's number as stored (`••••1234`): the only trace of account
+    /// numbers Coffer keeps in clear. A Coffer addition for display.
+    public func maskedAccountNumbers() async throws -> [UUID: String] {
+        try await read { db in
+            var out: [UUID: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, masked_number FROM account WHERE masked_number IS NOT NULL") {
+                out[row[0]] = row[1]
+            }
+            return out
+        }
+    }
+
+    /// Earlier imports, newest first.
+    public func imports(limit: Int = 100) async throws -> [ImportRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM import_ledger ORDER BY id DESC LIMIT ?", arguments: [limit]).map(ImportRecord.init(row:))
+        }
+    }
+}

@@ -8,6 +8,11 @@ struct SQLPart {
     var sql: String
     var arguments: [DatabaseValue]
     var exact: Bool
+
+    static let alwaysTrue = SQLPart(sql: "1", arguments: [], exact: true)
+    static let alwaysFalse = SQLPart(sql: "0", arguments: [], exact: true)
+    var isTrue: Bool { sql == "1" && exact }
+    var isFalse: Bool { sql == "0" && exact }
 }
 
 /// Translation state: the model's columns and the variables bound by `flatMap` closures.
@@ -141,6 +146,10 @@ extension PredicateExpressions.Conjunction: SQLBoolean {
     func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
         let l = (lhs as? any SQLBoolean)?.sql(context, positive: positive)
         let r = (rhs as? any SQLBoolean)?.sql(context, positive: positive)
+        // Constant folding: `(!hasFilter || …)` clauses of optional filters vanish instead of hiding indexes.
+        if l?.isFalse == true || r?.isFalse == true { return .alwaysFalse }
+        if l?.isTrue == true, let r { return r }
+        if r?.isTrue == true, let l { return l }
         switch (l, r) {
         case let (l?, r?):
             return SQLPart(sql: "(\(l.sql) AND \(r.sql))", arguments: l.arguments + r.arguments, exact: l.exact && r.exact)
@@ -158,6 +167,9 @@ extension PredicateExpressions.Disjunction: SQLBoolean {
     func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
         guard let l = (lhs as? any SQLBoolean)?.sql(context, positive: positive),
               let r = (rhs as? any SQLBoolean)?.sql(context, positive: positive) else { return nil }
+        if l.isTrue || r.isTrue { return .alwaysTrue }
+        if l.isFalse { return r }
+        if r.isFalse { return l }
         let exact = l.exact && r.exact
         guard exact || positive else { return nil }
         return SQLPart(sql: "(\(l.sql) OR \(r.sql))", arguments: l.arguments + r.arguments, exact: exact)
@@ -167,6 +179,8 @@ extension PredicateExpressions.Disjunction: SQLBoolean {
 extension PredicateExpressions.Negation: SQLBoolean {
     func sql(_ context: SQLContext, positive: Bool) -> SQLPart? {
         guard let inner = (wrapped as? any SQLBoolean)?.sql(context, positive: !positive), inner.exact else { return nil }
+        if inner.isTrue { return .alwaysFalse }
+        if inner.isFalse { return .alwaysTrue }
         return SQLPart(sql: "NOT (\(inner.sql))", arguments: inner.arguments, exact: true)
     }
 }

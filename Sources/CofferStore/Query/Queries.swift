@@ -18,13 +18,18 @@ public struct TransactionQuery: Sendable {
     public var predicate: Predicate<Transaction>?
     public var limit: Int?
     public var offset: Int?
+    /// Coffer's addition: text that the description, original description or merchant name contains, ignoring
+    /// ASCII case (`"starbucks"` finds "STARBUCKS #123"). Foundation predicates on Linux cannot lowercase text,
+    /// so this is a query property; it runs in SQLite (`LIKE`).
+    public var searchText: String?
 
     public init(sortDescriptors: [SortDescriptor<Transaction>] = [], predicate: Predicate<Transaction>? = nil,
-                limit: Int? = nil, offset: Int? = nil) {
+                limit: Int? = nil, offset: Int? = nil, searchText: String? = nil) {
         self.sortDescriptors = sortDescriptors
         self.predicate = predicate
         self.limit = limit
         self.offset = offset
+        self.searchText = searchText
     }
 
     /// Transactions with any of these statuses.

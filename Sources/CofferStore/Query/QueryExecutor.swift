@@ -53,7 +53,18 @@ extension FinanceStore {
 
     /// Transactions matching the query.
     public func transactions(query: TransactionQuery) async throws -> [Transaction] {
-        try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset)
+        try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
+                      extra: Self.searchCondition(query.searchText))
+    }
+
+    /// `LIKE` over the three texts; `\` escapes the pattern's own `%` and `_`.
+    static func searchCondition(_ text: String?) -> SQLPart? {
+        guard let text, !text.isEmpty else { return nil }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let pattern = ("%" + escaped + "%").databaseValue
+        return SQLPart(sql: "(description LIKE ? ESCAPE '\\' OR original_description LIKE ? ESCAPE '\\' OR merchant_name LIKE ? ESCAPE '\\')",
+                       arguments: [pattern, pattern, pattern], exact: true)
     }
 
     /// Accounts matching the query.
@@ -68,7 +79,8 @@ extension FinanceStore {
 
     /// The SQL a transaction query becomes, and which parts run in Swift.
     public func explain(_ query: TransactionQuery) -> QueryExplanation {
-        Self.plan(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset).explanation
+        Self.plan(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
+                  extra: Self.searchCondition(query.searchText)).explanation
     }
 
     struct Prepared {
@@ -85,19 +97,25 @@ extension FinanceStore {
     }
 
     static func plan<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
-                            _ limit: Int?, _ offset: Int?) -> Prepared {
+                            _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) -> Prepared {
         var sql = "SELECT \(plan.columns) FROM \(plan.table)"
         var arguments: [DatabaseValue] = []
         var exact = true
+        var conditions: [String] = []
         if let predicate {
             if let part = PredicateSQL.translate(predicate) {
-                sql += " WHERE \(part.sql)"
+                if !part.isTrue { conditions.append(part.sql) }
                 arguments = part.arguments
                 exact = part.exact
             } else {
                 exact = false
             }
         }
+        if let extra {
+            conditions.append(extra.sql)
+            arguments += extra.arguments
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         var orderTerms: [String] = []
         var sortInSQL = true
         for descriptor in sort {
@@ -122,8 +140,8 @@ extension FinanceStore {
     }
 
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
-                    _ limit: Int?, _ offset: Int?) async throws -> [Model] {
-        let prepared = Self.plan(plan, predicate, sort, limit, offset)
+                    _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) async throws -> [Model] {
+        let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra)
         if let limit, limit <= 0 { return [] }
         return try await read { db in
             let cursor = try Row.fetchCursor(db, sql: prepared.sql, arguments: StatementArguments(prepared.arguments))

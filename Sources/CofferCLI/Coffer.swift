@@ -1,0 +1,103 @@
+import ArgumentParser
+import Coffer
+import Foundation
+import Logging
+
+@main
+struct CofferCommand: AsyncParsableCommand {
+    /// The CLI prints its own messages; library logs go to stderr only at `$COFFER_LOG_LEVEL` (default: errors are
+    /// already printed, so only `critical`), keeping cron mail to what matters.
+    static func bootstrapLogging() {
+        let level = ProcessInfo.processInfo.environment["COFFER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    static func main() async {
+        bootstrapLogging()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "coffer",
+        abstract: "A financial-data store with FinanceKit's model, fed by the statements banks hand out.",
+        discussion: """
+            Import OFX/QFX, ISO 20022 camt.052/053/054 and CSV statements into a SQLite store, then query accounts, \
+            balances and transactions, or follow their change history.
+
+              coffer import ~/Downloads/statements        # files or folders; quiet under cron
+              coffer transactions --from 2026-03-01 --text coffee
+              coffer history --since TOKEN --follow       # change batches as NDJSON
+
+            The store: --store PATH, else $COFFER_STORE, else $XDG_DATA_HOME/coffer/coffer.sqlite \
+            (~/.local/share/coffer/coffer.sqlite). Configuration (CSV profiles, merchant rules): --config DIR, else \
+            $COFFER_CONFIG, else ./config, else ~/.config/coffer.
+
+            Exit codes: 0 all good (including "nothing new"); 1 something failed (for import: some files failed, \
+            the others were committed); 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
+            HistoryCommand.self, CompactCommand.self, InfoCommand.self,
+        ])
+}
+
+/// Options every command that touches the store shares.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store file.", valueName: "path"))
+    var store: String?
+
+    var path: String { store ?? FinanceStore.defaultPath() }
+
+    func open(_ access: FinanceStore.Access) throws -> FinanceStore {
+        try FinanceStore(path: path, access: access)
+    }
+}
+
+/// Prints a one-line error and exits non-zero; every command's errors go through here.
+func fail(_ error: any Error) -> ExitCode {
+    let message: String
+    switch error {
+    case let error as CofferError: message = error.description
+    case let error as FinanceError: message = error.errorDescription ?? "\(error)"
+    default: message = "\(error)"
+    }
+    FileHandle.standardError.write(Data(("coffer: " + message + "\n").utf8))
+    if let error = error as? CofferError, error.code == .usage { return ExitCode(64) }
+    return ExitCode(1)
+}
+
+/// Runs `body`, turning Coffer's errors into a one-line message and an exit code.
+func guarded(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as CleanExit {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        throw fail(error)
+    }
+}
+
+let isTerminal = isatty(STDOUT_FILENO) == 1
+let isErrorTerminal = isatty(STDERR_FILENO) == 1
+
+func printLine(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

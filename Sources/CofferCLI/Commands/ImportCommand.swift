@@ -1,0 +1,93 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import statement files or folders (OFX/QFX, camt.05x XML, CSV).",
+        discussion: """
+            Each file commits whole or not at all; a bad file is reported and the others still import. A file \
+            imported before (same SHA-256) is skipped unless --force, which must then change nothing.
+            Quiet when output is not a terminal and nothing failed, so cron mails only failures; --json prints a \
+            summary per file. Exit 0 when every file is fine (also when nothing was new), 1 when some failed.
+            Cron: 17 6 * * *  coffer import ~/statements/inbox
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Statement files or folders (searched recursively).") var paths: [String]
+    @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
+    @Option(help: "Read CSV files with this profile (see config/profiles).") var profile: String?
+    @Flag(help: "Show the changes without writing them.") var dryRun = false
+    @Flag(help: "Import files again even when imported before.") var force = false
+    @Flag(help: "Print a JSON summary.") var json = false
+    @Flag(name: .shortAndLong, help: "Print a line per file even when not on a terminal.") var verbose = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("name at least one statement file or folder") }
+    }
+
+    func run() async throws {
+        var failed = false
+        try await guarded {
+            let files = try Importer.expand(paths)
+            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let store = try storeOptions.open(.readWrite)
+            let importer = Importer(store: store, configuration: configuration)
+            var reports: [FileReport] = []
+            for file in files {
+                let progress: ((Int) -> Void)? = isErrorTerminal && !json ? { count in
+                    FileHandle.standardError.write(Data("\r\u{1B}[2K\(file): \(count.formatted()) transactions read".utf8))
+                } : nil
+                let report = importer.importFile(file, options: ImportOptions(dryRun: dryRun, force: force, profileID: profile), progress: progress)
+                if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+                reports.append(report)
+                if !report.succeeded {
+                    failed = true
+                    if !json { FileHandle.standardError.write(Data(("coffer: " + (report.error?.description ?? report.path) + "\n").utf8)) }
+                }
+                if !json, isTerminal || verbose || dryRun { describe(report) }
+            }
+            if json {
+                printLine(try JSON.document(Summary(files: reports)))
+            } else if isTerminal || verbose, reports.count > 1 {
+                let ok = reports.filter(\.succeeded)
+                printLine("\(files.count) file(s): \(ok.map(\.inserted).reduce(0, +)) new, \(ok.map(\.updated).reduce(0, +)) updated, "
+                          + "\(ok.map(\.deleted).reduce(0, +)) deleted, \(reports.count - ok.count) failed")
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    func describe(_ report: FileReport) {
+        switch report.status {
+        case .failed: return
+        case .alreadyImported: printLine("\(report.path): already imported, skipped")
+        case .imported, .dryRun:
+            var line = "\(report.path): \(report.inserted) new, \(report.updated) updated, \(report.deleted) deleted, \(report.unchanged) unchanged"
+            line += " (\(report.format ?? "?")\(report.profile.map { " " + $0 } ?? ""))"
+            if report.status == .dryRun { line += " — dry run, nothing written" }
+            printLine(line)
+            for change in report.changes ?? [] {
+                printLine("  \(change.op.padding(toLength: 6, withPad: " ", startingAt: 0)) \(change.date)  \(change.amount) \(change.currency)  \(change.description) [\(change.status)]")
+            }
+        }
+        for warning in report.warnings { printLine("  warning: \(warning)") }
+    }
+
+    struct Summary: Encodable {
+        let files: [FileReport]
+        var inserted: Int { files.map(\.inserted).reduce(0, +) }
+        var failed: Int { files.filter { !$0.succeeded }.count }
+
+        enum CodingKeys: String, CodingKey { case files, inserted, updated, deleted, unchanged, failed }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(files, forKey: .files)
+            try c.encode(inserted, forKey: .inserted)
+            try c.encode(files.map(\.updated).reduce(0, +), forKey: .updated)
+            try c.encode(files.map(\.deleted).reduce(0, +), forKey: .deleted)
+            try c.encode(files.map(\.unchanged).reduce(0, +), forKey: .unchanged)
+            try c.encode(failed, forKey: .failed)
+        }
+    }
+}

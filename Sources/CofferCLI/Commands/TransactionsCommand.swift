@@ -1,0 +1,127 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+struct TransactionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions", abstract: "List transactions, filtered and sorted.",
+        discussion: """
+            Filters combine with AND; each list option takes commas (--status pending,booked). Dates are calendar \
+            days (YYYY-MM-DD, UTC); --to is inclusive. Amounts compare the positive amount; --min 10 --max 50.
+            Examples:
+              coffer transactions --account 1234 --from 2026-03-01 --to 2026-03-31
+              coffer transactions --mcc 5411,5814 --min 20 --sort amount:desc --format csv
+              coffer transactions --text coffee --limit 20 --offset 20
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Only this account: its id, the last digits of its number, or part of its name.") var account: String?
+    @Option(help: "On or after this day (YYYY-MM-DD).") var from: String?
+    @Option(help: "On or before this day (YYYY-MM-DD).") var to: String?
+    @Option(help: "Statuses: authorized, booked, memo, pending, rejected.") var status: String?
+    @Option(help: "Transaction types, e.g. pointOfSale,atm,directDebit.") var type: String?
+    @Option(help: "Merchant category codes, e.g. 5411,5814.") var mcc: String?
+    @Option(help: "Text in the description, original description or merchant (ignores case).") var text: String?
+    @Option(help: "Smallest amount (positive, as stored).") var min: String?
+    @Option(help: "Largest amount.") var max: String?
+    @Option(help: "date, amount or posted; add :desc for descending (amount:desc, or --sort=-amount).") var sort: String = "date"
+    @Option(help: "At most this many.") var limit: Int?
+    @Option(help: "Skip this many first.") var offset: Int?
+    @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
+    @Flag(help: "Print the SQL the query becomes instead of running it.") var explain = false
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, CalendarDay.parse(value) == nil { throw ValidationError("\(name) expects a day like 2026-03-14, not '\(value)'") }
+        }
+        for (name, value) in [("--min", min), ("--max", max)] {
+            if let value, ExactDecimal.parse(value) == nil { throw ValidationError("\(name) expects a decimal number like 12.50, not '\(value)'") }
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative") }
+        if let offset, offset < 0 { throw ValidationError("--offset cannot be negative") }
+        _ = try statuses()
+        _ = try types()
+        _ = try codes()
+        _ = try sortDescriptors()
+    }
+
+    func statuses() throws -> [TransactionStatus]? {
+        try status.map { try list($0, "--status") { TransactionStatus(name: $0) } }
+    }
+
+    func types() throws -> [TransactionType]? {
+        try type.map { try list($0, "--type") { TransactionType(name: $0) } }
+    }
+
+    func codes() throws -> [MerchantCategoryCode?]? {
+        try mcc.map { try list($0, "--mcc") { MerchantCategoryCode($0).map { Optional($0) } } }
+    }
+
+    func list<T>(_ text: String, _ option: String, _ parse: (String) -> T?) throws -> [T] {
+        try text.split(separator: ",").map { part in
+            let word = part.trimmingCharacters(in: .whitespaces)
+            guard let value = parse(word) else { throw ValidationError("\(option): '\(word)' is not a known value") }
+            return value
+        }
+    }
+
+    func sortDescriptors() throws -> [SortDescriptor<Transaction>] {
+        let descending = sort.hasPrefix("-") || sort.hasSuffix(":desc")
+        let order: SortOrder = descending ? .reverse : .forward
+        let key = sort.replacingOccurrences(of: ":desc", with: "").replacingOccurrences(of: ":asc", with: "")
+        switch key.trimmingCharacters(in: CharacterSet(charactersIn: "-+")) {
+        case "date": return [SortDescriptor(\.transactionDate, order: order)]
+        case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
+        case "posted": return [SortDescriptor(\.postedDate, order: order)]
+        default: throw ValidationError("--sort expects date, amount or posted (with - for descending), not '\(sort)'")
+        }
+    }
+
+    func run() async throws {
+        try await guarded {
+            let store = try storeOptions.open(.readOnly)
+            let accountID = try await account.asyncMap { try await AccountSelector.resolve($0, in: store).id }
+            let query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try predicate(accountID: accountID),
+                                         limit: limit, offset: offset, searchText: text)
+            if explain {
+                printLine(store.explain(query).description)
+                return
+            }
+            let transactions = try await store.transactions(query: query)
+            let names = Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            try emit(transactions, format: format) {
+                Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
+                      rows: transactions.map { t in
+                          [Text.date(t.transactionDate), names[t.accountID] ?? "", Text.signed(t.transactionAmount, t.creditDebitIndicator),
+                           t.transactionAmount.currencyCode, t.status.name, t.transactionType.name,
+                           t.merchantCategoryCode?.code ?? "", t.transactionDescription]
+                      }, rightAligned: [2])
+            }
+        }
+    }
+
+    /// Each filter as its own small predicate, joined with `allOf`; every part runs in SQLite.
+    func predicate(accountID: UUID?) throws -> Predicate<Transaction>? {
+        var parts: [Predicate<Transaction>] = []
+        if let accountID { parts.append(#Predicate { $0.accountID == accountID }) }
+        if let start = from.flatMap(CalendarDay.parse) { parts.append(#Predicate { $0.transactionDate >= start }) }
+        if let end = to.flatMap(CalendarDay.parse)?.addingTimeInterval(86_400) { parts.append(#Predicate { $0.transactionDate < end }) }
+        if let low = min.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount >= low }) }
+        if let high = max.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount <= high }) }
+        if let statuses = try statuses() { parts.append(TransactionQuery.predicate(forStatuses: statuses)) }
+        if let types = try types() { parts.append(TransactionQuery.predicate(forTransactionTypes: types)) }
+        if let codes = try codes() { parts.append(TransactionQuery.predicate(forMerchantCategoryCodes: codes.compactMap { $0 })) }
+        switch parts.count {
+        case 0: return nil
+        case 1: return parts[0]
+        default: return allOf(parts)
+        }
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,2 +1,0 @@
-import Coffer
-@main struct Main { static func main() { print("coffer") } }

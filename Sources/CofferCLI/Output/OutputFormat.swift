@@ -1,0 +1,89 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, ndjson, csv
+}
+
+/// JSON as Coffer prints it: FinanceKit's property names, enum case names, exact decimal strings,
+/// dates as `2026-03-14` (date-only values) or ISO 8601 instants in UTC.
+enum JSON {
+    static func encoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Text.date(date))
+        }
+        return encoder
+    }
+
+    static func line<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encoder(pretty: false).encode(value), as: UTF8.self)
+    }
+
+    static func document<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try encoder(pretty: true).encode(value), as: UTF8.self)
+    }
+}
+
+enum Text {
+    /// `2026-03-14` for a date-only value (midnight UTC), else `2026-03-14T09:30:00Z`.
+    static func date(_ date: Date) -> String {
+        if CalendarDay.isMidnightUTC(date) { return CalendarDay.string(date) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0 {
+            formatter.formatOptions.insert(.withFractionalSeconds)
+        }
+        return formatter.string(from: date)
+    }
+
+    /// Signed for people: a debit shows as minus.
+    static func signed(_ amount: CurrencyAmount, _ indicator: CreditDebitIndicator) -> String {
+        (indicator == .debit && amount.amount != 0 ? "-" : "") + amount.amountText
+    }
+}
+
+/// Renders rows as an aligned text table, or CSV.
+struct Table {
+    var headers: [String]
+    var rows: [[String]]
+    /// Columns aligned right (amounts).
+    var rightAligned: Set<Int> = []
+
+    func render() -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+                return rightAligned.contains(i) ? pad + cell : cell + pad
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(headers)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    func csv() -> String {
+        func escape(_ cell: String) -> String {
+            cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+        }
+        return ([headers] + rows).map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n")
+    }
+}
+
+/// Prints models in the chosen format.
+func emit<T: Encodable>(_ items: [T], format: OutputFormat, table: () -> Table) throws {
+    switch format {
+    case .json: printLine(try JSON.document(items))
+    case .ndjson: for item in items { printLine(try JSON.line(item)) }
+    case .csv: printLine(table().csv())
+    case .table:
+        let t = table()
+        if t.rows.isEmpty, isTerminal { printLine("(none)") } else if !t.rows.isEmpty { printLine(t.render()) }
+    }
+}
