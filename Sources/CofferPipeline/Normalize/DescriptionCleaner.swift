@@ -71,6 +71,8 @@ public struct DescriptionCleaner: Sendable {
     static let prefixBytes: [[WordKey]] = DescriptionWords.prefixes.map {
         $0.map { $0 == "*" ? WordKey(low: 0, high: 0, length: 0) : WordKey($0) }
     }
+    /// The first words of `DescriptionWords.prefixes`.
+    static let prefixFirstWords = WordSet(DescriptionWords.prefixes.compactMap { $0.first })
     private static let idKey = WordKey("ID")
     private static let cardKey = WordKey("CARD")
 
@@ -80,6 +82,10 @@ public struct DescriptionCleaner: Sendable {
         var stripped = true
         while stripped {
             stripped = false
+            // Most texts start with no prefix: one lookup of the first word rejects them all.
+            guard index < tokens.count, tokens[index].isStar || prefixFirstWords.contains(tokens[index], in: bytes) else {
+                break
+            }
             for prefix in prefixBytes where index &+ prefix.count < tokens.count {
                 var matches = true
                 for (offset, word) in prefix.enumerated() {
