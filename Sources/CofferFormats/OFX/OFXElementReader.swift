@@ -213,7 +213,10 @@ struct OFXElementReader: OFXTokenSink {
         if !stack.isEmpty {
             let count = stack[stack.count &- 1].countChild(name)
             let indexed = count > 1 || start.tag == .stmtTrn || start.tag == .invBankTran
-            path = stack[stack.count &- 1].path
+            let parentPath = stack[stack.count &- 1].path
+            path = ""
+            path.reserveCapacity(parentPath.utf8.count &+ name.utf8.count &+ 12)
+            path.append(parentPath)
             path.append("/")
             path.append(name)
             if indexed {

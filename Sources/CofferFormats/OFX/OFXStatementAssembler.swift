@@ -30,6 +30,8 @@ struct OFXStatementAssembler {
     private struct StatementState {
         var header: RawStatementHeader
         var began = false
+        /// The account number's fingerprint, mixed into each FITID's for duplicate detection.
+        var accountHash = 0
         var bankID: String?
         var pendingBalances: [RawBalance] = []
         var skipped: [String: Int] = [:]
@@ -79,8 +81,7 @@ struct OFXStatementAssembler {
             guard statement != nil, let fields = transaction.take() else { return }
             let built = try fields.build(accountCurrency: statement?.header.account.currencyCode)
             if let fitID = built.externalID {
-                let key = OFXStatementAssembler.fingerprint(statement?.header.account.accountNumber, fitID)
-                if !seenFITIDs.insert(key).inserted {
+                if !seenFITIDs.insert(fields.fitIDHash ^ (statement?.accountHash ?? 0)).inserted {
                     events.append(.warning(ParseWarning(
                         "FITID '\(fitID)' appears more than once for this account in this file; both are kept",
                         location: built.location)))
@@ -140,7 +141,9 @@ struct OFXStatementAssembler {
             guard statement != nil else { return }
             switch tag {
             case .bankID, .brokerID: statement?.header.account.institutionID = values.text(value)
-            case .acctID: statement?.header.account.accountNumber = values.text(value)
+            case .acctID:
+                statement?.header.account.accountNumber = values.text(value)
+                statement?.accountHash = OFXStatementAssembler.fingerprint(value) &* 31
             case .acctType:
                 let type = values.text(value).uppercased()
                 statement?.header.account.accountType = type
@@ -166,7 +169,9 @@ struct OFXStatementAssembler {
             // An empty or unreadable DTUSER is optional information: it is dropped, DTPOSTED stands in.
             transaction?.user = OFXDate.parse(value)
         case .trnAmt: transaction?.amount = try values.decimal(value, tag, line: line, column: column, in: frame)
-        case .fitID: transaction?.fitID = values.text(value)
+        case .fitID:
+            transaction?.fitID = values.text(value)
+            transaction?.fitIDHash = OFXStatementAssembler.fingerprint(value)
         case .name: transaction?.name = values.text(value)
         case .payee: transaction?.payeeName = values.text(value)
         case .memo: transaction?.memo = value.isEmpty ? nil : values.text(value)
@@ -185,12 +190,10 @@ struct OFXStatementAssembler {
         }
     }
 
-    /// FNV-1a over the account number and FITID: 8 bytes a transaction for duplicate detection, however many.
-    static func fingerprint(_ account: String?, _ fitID: String) -> Int {
+    /// FNV-1a of raw value bytes: with the account's, 8 bytes a transaction for duplicate detection.
+    static func fingerprint(_ bytes: ArraySlice<UInt8>) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in (account ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        hash = (hash ^ 0xFF) &* 0x100_0000_01B3
-        for byte in fitID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return Int(truncatingIfNeeded: hash)
     }
 
