@@ -71,7 +71,7 @@ struct OFXElementReader: OFXTokenSink {
     private var stack: [OFXFrame] = []
     private var pending: Start?
     private var leaf: Start?
-    private var value: [UInt8] = []
+    private let value = OFXValueBuffer()
     private var segmentStart = 0
     private var valueHasAmpersand = false
     private var lastLeafTag = OFXTag.other
@@ -102,11 +102,11 @@ struct OFXElementReader: OFXTokenSink {
         try finishLeaf()
         if let open = pending {
             pending = nil
-            if open.tag.isLeaf { try emitLeaf(open, value: value[0..<0]) } else { try push(open) }
+            if open.tag.isLeaf { try emitLeaf(open, value: OFXValueBuffer.empty) } else { try push(open) }
         }
         if selfClosing {
             if start.tag.isAggregate { try push(start); try close(name: start, line: line, column: column) }
-            else { try emitLeaf(start, value: value[0..<0]) }
+            else { try emitLeaf(start, value: OFXValueBuffer.empty) }
         } else {
             pending = start
         }
@@ -127,10 +127,10 @@ struct OFXElementReader: OFXTokenSink {
             pending = nil
             if same(open, end) {
                 if open.tag.isAggregate { try push(open); try close(name: end, line: line, column: column) }
-                else { try emitLeaf(open, value: value[0..<0]) }
+                else { try emitLeaf(open, value: OFXValueBuffer.empty) }
                 return
             }
-            if open.tag.isAggregate { try push(open) } else { try emitLeaf(open, value: value[0..<0]) }
+            if open.tag.isAggregate { try push(open) } else { try emitLeaf(open, value: OFXValueBuffer.empty) }
         }
         try close(name: end, line: line, column: column)
     }
@@ -147,7 +147,7 @@ struct OFXElementReader: OFXTokenSink {
             guard let open = pending, isCDATA || bytes.contains(where: { !OFXText.isSpace($0) }) else { return }
             pending = nil
             leaf = open
-            value.removeAll(keepingCapacity: true)
+            value.reset()
             segmentStart = 0
             valueHasAmpersand = false
         }
@@ -155,12 +155,12 @@ struct OFXElementReader: OFXTokenSink {
             throw error("the value of <\(open.name)> runs past 16 MB", line: open.line, column: open.column)
         }
         if isCDATA {
-            if valueHasAmpersand { OFXText.decodeEntities(&value, from: segmentStart) }
-            value.append(contentsOf: bytes)
+            if valueHasAmpersand { value.decodeEntities(from: segmentStart) }
+            value.append(bytes)
             segmentStart = value.count
             valueHasAmpersand = false
         } else {
-            value.append(contentsOf: bytes)
+            value.append(bytes)
             if !valueHasAmpersand, bytes.contains(0x26) { valueHasAmpersand = true }
         }
     }
@@ -261,14 +261,11 @@ struct OFXElementReader: OFXTokenSink {
     private mutating func finishLeaf() throws {
         guard let open = leaf else { return }
         leaf = nil
-        if valueHasAmpersand { OFXText.decodeEntities(&value, from: segmentStart) }
-        var lower = 0, upper = value.count
-        while lower < upper, OFXText.isSpace(value[lower]) { lower &+= 1 }
-        while upper > lower, OFXText.isSpace(value[upper &- 1]) { upper &-= 1 }
-        try emitLeaf(open, value: value[lower..<upper])
+        if valueHasAmpersand { value.decodeEntities(from: segmentStart) }
+        try emitLeaf(open, value: value.trimmed)
     }
 
-    private mutating func emitLeaf(_ open: Start, value: ArraySlice<UInt8>) throws {
+    private mutating func emitLeaf(_ open: Start, value: UnsafeBufferPointer<UInt8>) throws {
         lastLeafTag = open.tag
         guard open.tag != .other, !stack.isEmpty else { return }
         let top = stack.count &- 1

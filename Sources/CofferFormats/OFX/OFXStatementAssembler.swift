@@ -117,7 +117,7 @@ struct OFXStatementAssembler {
         }
     }
 
-    mutating func leaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int, in frame: OFXLeafContext) throws {
+    mutating func leaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>, line: Int, column: Int, in frame: OFXLeafContext) throws {
         switch frame.tag {
         case .stmtTrn where transaction != nil:
             try transactionLeaf(tag, value: value, line: line, column: column, in: frame)
@@ -160,7 +160,7 @@ struct OFXStatementAssembler {
         }
     }
 
-    private mutating func transactionLeaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int,
+    private mutating func transactionLeaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>, line: Int, column: Int,
                                           in frame: OFXLeafContext) throws {
         switch tag {
         case .trnType: transaction?.typeCode = values.code(value)
@@ -191,7 +191,7 @@ struct OFXStatementAssembler {
     }
 
     /// FNV-1a of raw value bytes: with the account's, 8 bytes a transaction for duplicate detection.
-    static func fingerprint(_ bytes: ArraySlice<UInt8>) -> Int {
+    static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return Int(truncatingIfNeeded: hash)

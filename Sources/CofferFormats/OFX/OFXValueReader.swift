@@ -9,18 +9,18 @@ struct OFXValueReader {
     let file: String
     var encoding = TextEncoding.windows1252
 
-    func text(_ value: ArraySlice<UInt8>) -> String {
-        value.withUnsafeBufferPointer { encoding.decode($0) }
+    func text(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        encoding.decode(value)
     }
 
     /// An upper-cased code word (`TRNTYPE`, `CURSYM`), without re-casing when it already is.
-    func code(_ value: ArraySlice<UInt8>) -> String {
+    func code(_ value: UnsafeBufferPointer<UInt8>) -> String {
         value.contains { $0 >= 0x61 && $0 <= 0x7A } ? text(value).uppercased() : text(value)
     }
 
     /// A merchant category code: up to four digits read directly, anything else through
     /// `MerchantCategoryCode(_:)`.
-    func merchantCategory(_ value: ArraySlice<UInt8>) -> MerchantCategoryCode? {
+    func merchantCategory(_ value: UnsafeBufferPointer<UInt8>) -> MerchantCategoryCode? {
         guard !value.isEmpty, value.count <= 4 else { return value.isEmpty ? nil : MerchantCategoryCode(text(value)) }
         var code: Int16 = 0
         for b in value {
@@ -30,13 +30,13 @@ struct OFXValueReader {
         return MerchantCategoryCode(rawValue: code)
     }
 
-    func decimal(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> Decimal {
+    func decimal(_ value: UnsafeBufferPointer<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> Decimal {
         if let amount = OFXAmount.parse(value) { return amount }
         throw CofferError(.badInput, "expected an amount like -12.34 in <\(tag.name)>, found '\(text(value))'",
                           location: location(tag, line: line, column: column, in: frame))
     }
 
-    func date(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> RawDate {
+    func date(_ value: UnsafeBufferPointer<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> RawDate {
         if let date = OFXDate.parse(value) { return date }
         throw CofferError(.badInput, "expected a date like 20260314 or 20260314120000[-5:EST] in <\(tag.name)>, "
                           + "found '\(text(value))'", location: location(tag, line: line, column: column, in: frame))
