@@ -198,10 +198,11 @@ struct OFXStatementAssembler {
     }
 
     private mutating func beginIfNeeded() {
-        guard let current = statement, !current.began else { return }
+        // Checked without copying the statement state: this runs for every transaction.
+        guard statement?.began == false, let header = statement?.header else { return }
         statement?.began = true
-        events.append(.begin(current.header))
-        for raw in current.pendingBalances { events.append(.balance(raw)) }
+        events.append(.begin(header))
+        for raw in statement?.pendingBalances ?? [] { events.append(.balance(raw)) }
         statement?.pendingBalances = []
     }
 
