@@ -29,12 +29,6 @@ struct OFXFrame {
     }
 }
 
-/// The aggregate a leaf sits in: its tag and element path.
-struct OFXLeafContext {
-    let tag: OFXTag
-    let path: String
-}
-
 /// Turns tokens into OFX structure for both SGML (1.x) and XML (2.x) bodies, and hands it to the assembler.
 ///
 /// For example, these read alike: `<NAME>Acme` (SGML, no end tag), `<NAME>Acme</NAME>`, `<NAME>\nAcme\n`,
@@ -287,8 +281,12 @@ struct OFXElementReader: OFXTokenSink {
         guard open.tag != .other, !stack.isEmpty else { return }
         let top = stack.count &- 1
         guard stack[top].tag != .other else { return }
-        try assembler.leaf(open.tag, value: value, line: open.line, column: open.column,
-                           in: OFXLeafContext(tag: stack[top].tag, path: stack[top].path))
+        do {
+            try assembler.leaf(open.tag, value: value, inside: stack[top].tag)
+        } catch let problem as OFXValueError {
+            throw CofferError(.badInput, problem.message, location: SourceLocation(
+                file: file, line: open.line, column: open.column, element: stack[top].path + "/" + open.tag.name))
+        }
     }
 
     private func error(_ message: String, line: Int, column: Int) -> CofferError {

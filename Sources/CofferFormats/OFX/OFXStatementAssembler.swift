@@ -117,16 +117,18 @@ struct OFXStatementAssembler {
         }
     }
 
-    mutating func leaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>, line: Int, column: Int, in frame: OFXLeafContext) throws {
-        switch frame.tag {
+    /// Takes one leaf value inside the aggregate `parent`; a bad value throws `OFXValueError`, which the reader
+    /// places at the leaf's line, column and path.
+    mutating func leaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>, inside parent: OFXTag) throws {
+        switch parent {
         case .stmtTrn where transaction != nil:
-            try transactionLeaf(tag, value: value, line: line, column: column, in: frame)
+            try transactionLeaf(tag, value: value)
         case .payee where tag == .name: transaction?.payeeName = values.text(value)
         case .currency where transaction != nil, .origCurrency where transaction != nil:
-            transaction?.conversion = frame.tag == .currency ? .currency : .original
+            transaction?.conversion = parent == .currency ? .currency : .original
             if tag == .curSym { transaction?.currencySymbol = values.code(value) }
             if tag == .curRate {
-                transaction?.currencyRate = try values.decimal(value, tag, line: line, column: column, in: frame)
+                transaction?.currencyRate = try values.decimal(value, tag)
             }
         case .status:
             if tag == .code { status.code = values.text(value) }
@@ -151,24 +153,23 @@ struct OFXStatementAssembler {
             default: break
             }
         case .bankTranList, .invTranList:
-            if tag == .dtStart { statement?.header.periodStart = try values.date(value, tag, line: line, column: column, in: frame) }
-            if tag == .dtEnd { statement?.header.periodEnd = try values.date(value, tag, line: line, column: column, in: frame) }
+            if tag == .dtStart { statement?.header.periodStart = try values.date(value, tag) }
+            if tag == .dtEnd { statement?.header.periodEnd = try values.date(value, tag) }
         case .ledgerBal, .availBal:
-            if tag == .balAmt { balance?.amount = try values.decimal(value, tag, line: line, column: column, in: frame) }
-            if tag == .dtAsOf { balance?.asOf = try values.date(value, tag, line: line, column: column, in: frame) }
+            if tag == .balAmt { balance?.amount = try values.decimal(value, tag) }
+            if tag == .dtAsOf { balance?.asOf = try values.date(value, tag) }
         default: break
         }
     }
 
-    private mutating func transactionLeaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>, line: Int, column: Int,
-                                          in frame: OFXLeafContext) throws {
+    private mutating func transactionLeaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>) throws {
         switch tag {
         case .trnType: transaction?.typeCode = values.code(value)
-        case .dtPosted: transaction?.posted = try values.date(value, tag, line: line, column: column, in: frame)
+        case .dtPosted: transaction?.posted = try values.date(value, tag)
         case .dtUser:
             // An empty or unreadable DTUSER is optional information: it is dropped, DTPOSTED stands in.
             transaction?.user = OFXDate.parse(value)
-        case .trnAmt: transaction?.amount = try values.decimal(value, tag, line: line, column: column, in: frame)
+        case .trnAmt: transaction?.amount = try values.decimal(value, tag)
         case .fitID:
             transaction?.fitID = values.text(value)
             transaction?.fitIDHash = OFXStatementAssembler.fingerprint(value)
@@ -183,8 +184,7 @@ struct OFXStatementAssembler {
             case "REPLACE": transaction?.correctAction = .replace
             case "DELETE": transaction?.correctAction = .delete
             default:
-                throw CofferError(.badInput, "expected CORRECTACTION REPLACE or DELETE, found '\(values.text(value))'",
-                                  location: location(tag, line: line, column: column, in: frame))
+                throw OFXValueError(message: "expected CORRECTACTION REPLACE or DELETE, found '\(values.text(value))'")
             }
         default: break
         }
@@ -208,9 +208,5 @@ struct OFXStatementAssembler {
 
     private func location(_ frame: OFXFrame) -> SourceLocation {
         SourceLocation(file: file, line: frame.line, column: frame.column, element: frame.path)
-    }
-
-    private func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
     }
 }
