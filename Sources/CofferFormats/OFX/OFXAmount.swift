@@ -15,7 +15,7 @@ import Foundation
 /// alone is a decimal mark; several commas alone are grouping. Up to 19 significant digits are read directly;
 /// longer values (at most 38 digits) go through `ExactDecimal.parse`. Never through `Double`.
 enum OFXAmount {
-    static func parse(_ value: ArraySlice<UInt8>) -> Decimal? {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(_ value: Bytes) -> Decimal? where Bytes.Index == Int {
         var start = value.startIndex
         var end = value.endIndex
         while start < end, OFXText.isSpace(value[start]) { start &+= 1 }

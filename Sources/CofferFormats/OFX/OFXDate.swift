@@ -19,7 +19,7 @@ import Foundation
 /// - A zone given by name only (`[EST]`) is read for GMT/UTC/Z and the US zone names; other names fail.
 /// - Fractions of a second are kept to the millisecond and beyond; a leap second `60` is accepted.
 enum OFXDate {
-    static func parse(_ value: ArraySlice<UInt8>) -> RawDate? {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(_ value: Bytes) -> RawDate? where Bytes.Index == Int {
         var start = value.startIndex
         var end = value.endIndex
         while start < end, OFXText.isSpace(value[start]) { start &+= 1 }
@@ -59,7 +59,7 @@ enum OFXDate {
     }
 
     /// Seconds east of GMT for the inside of `[...]`.
-    private static func zoneOffset(_ zone: ArraySlice<UInt8>) -> Int? {
+    private static func zoneOffset<Bytes: RandomAccessCollection<UInt8>>(_ zone: Bytes) -> Int? where Bytes.Index == Int {
         var i = zone.startIndex
         let end = zone.endIndex
         while i < end, OFXText.isSpace(zone[i]) { i &+= 1 }
@@ -86,7 +86,7 @@ enum OFXDate {
         return sign * (hours * 3600 + minutes * 60)
     }
 
-    private static func namedZone(_ name: ArraySlice<UInt8>) -> Int? {
+    private static func namedZone<Bytes: RandomAccessCollection<UInt8>>(_ name: Bytes) -> Int? {
         let text = String(decoding: name, as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
         let hours: [String: Int] = ["GMT": 0, "UTC": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5,
                                     "MST": -7, "MDT": -6, "PST": -8, "PDT": -7]
@@ -95,7 +95,7 @@ enum OFXDate {
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    private static func number(_ bytes: ArraySlice<UInt8>, _ at: Int, _ count: Int) -> Int {
+    private static func number<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ at: Int, _ count: Int) -> Int where Bytes.Index == Int {
         var n = 0
         for k in 0..<count { n = n * 10 + Int(bytes[at &+ k] &- 0x30) }
         return n

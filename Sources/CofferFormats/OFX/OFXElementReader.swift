@@ -3,6 +3,8 @@ import CofferModel
 /// One open aggregate: its tag, the name it was opened with, and where.
 struct OFXFrame {
     let tag: OFXTag
+    /// The reader's index of an unknown element's name; -1 for known tags.
+    let unknown: Int32
     let name: String
     /// The element path with indices, `OFX/BANKMSGSRSV1/STMTTRNRS/STMTRS/BANKTRANLIST/STMTTRN[3]`.
     let path: String
@@ -25,12 +27,6 @@ struct OFXFrame {
         childCounts.append((name, 1))
         return 1
     }
-}
-
-/// The aggregate a leaf sits in: its tag and element path.
-struct OFXLeafContext {
-    let tag: OFXTag
-    let path: String
 }
 
 /// Turns tokens into OFX structure for both SGML (1.x) and XML (2.x) bodies, and hands it to the assembler.
@@ -58,11 +54,11 @@ struct OFXElementReader: OFXTokenSink {
     /// A start tag whose content is not known yet.
     private struct Start {
         let tag: OFXTag
-        /// Upper-cased; for unknown tags only (known tags use `tag.name`).
-        let unknownName: String?
+        /// For unknown tags, the index of the upper-cased name in `unknownNames`; -1 for known tags. An index, not
+        /// a `String`, keeps this value trivially copyable on the hot path.
+        let unknown: Int32
         let line: Int
         let column: Int
-        var name: String { unknownName ?? tag.name }
     }
 
     var assembler: OFXStatementAssembler
@@ -71,11 +67,15 @@ struct OFXElementReader: OFXTokenSink {
     private var stack: [OFXFrame] = []
     private var pending: Start?
     private var leaf: Start?
-    private var value: [UInt8] = []
+    private let value = OFXValueBuffer()
     private var segmentStart = 0
     private var valueHasAmpersand = false
     private var lastLeafTag = OFXTag.other
     private var header = OFXHeader()
+    /// Names of the unknown elements seen (`INTU.BID`), for paths and messages; capped, then shared.
+    private var unknownNames: [String] = []
+    private var unknownIndex: [String: Int32] = [:]
+    static let maxUnknownNames = 4096
 
     init(file: String) {
         self.file = file
@@ -90,7 +90,7 @@ struct OFXElementReader: OFXTokenSink {
         case .done: return
         case .prolog:
             guard start.tag == .ofx else {
-                throw error("expected <OFX> as the first element, found <\(start.name)>", line: line, column: column)
+                throw error("expected <OFX> as the first element, found <\(self.name(start))>", line: line, column: column)
             }
             phase = .body
             assembler.values.encoding = header.encoding
@@ -102,11 +102,11 @@ struct OFXElementReader: OFXTokenSink {
         try finishLeaf()
         if let open = pending {
             pending = nil
-            if open.tag.isLeaf { try emitLeaf(open, value: value[0..<0]) } else { try push(open) }
+            if open.tag.isLeaf { try emitLeaf(open, value: OFXValueBuffer.empty) } else { try push(open) }
         }
         if selfClosing {
             if start.tag.isAggregate { try push(start); try close(name: start, line: line, column: column) }
-            else { try emitLeaf(start, value: value[0..<0]) }
+            else { try emitLeaf(start, value: OFXValueBuffer.empty) }
         } else {
             pending = start
         }
@@ -116,7 +116,7 @@ struct OFXElementReader: OFXTokenSink {
         let end = makeStart(name, line: line, column: column)
         switch phase {
         case .done: return
-        case .prolog: throw error("expected <OFX> before any end tag, found </\(end.name)>", line: line, column: column)
+        case .prolog: throw error("expected <OFX> before any end tag, found </\(self.name(end))>", line: line, column: column)
         case .body: break
         }
         if let open = leaf {
@@ -127,10 +127,10 @@ struct OFXElementReader: OFXTokenSink {
             pending = nil
             if same(open, end) {
                 if open.tag.isAggregate { try push(open); try close(name: end, line: line, column: column) }
-                else { try emitLeaf(open, value: value[0..<0]) }
+                else { try emitLeaf(open, value: OFXValueBuffer.empty) }
                 return
             }
-            if open.tag.isAggregate { try push(open) } else { try emitLeaf(open, value: value[0..<0]) }
+            if open.tag.isAggregate { try push(open) } else { try emitLeaf(open, value: OFXValueBuffer.empty) }
         }
         try close(name: end, line: line, column: column)
     }
@@ -147,20 +147,20 @@ struct OFXElementReader: OFXTokenSink {
             guard let open = pending, isCDATA || bytes.contains(where: { !OFXText.isSpace($0) }) else { return }
             pending = nil
             leaf = open
-            value.removeAll(keepingCapacity: true)
+            value.reset()
             segmentStart = 0
             valueHasAmpersand = false
         }
         if value.count &+ bytes.count > OFXElementReader.maxValueBytes, let open = leaf {
-            throw error("the value of <\(open.name)> runs past 16 MB", line: open.line, column: open.column)
+            throw error("the value of <\(name(open))> runs past 16 MB", line: open.line, column: open.column)
         }
         if isCDATA {
-            if valueHasAmpersand { OFXText.decodeEntities(&value, from: segmentStart) }
-            value.append(contentsOf: bytes)
+            if valueHasAmpersand { value.decodeEntities(from: segmentStart) }
+            value.append(bytes)
             segmentStart = value.count
             valueHasAmpersand = false
         } else {
-            value.append(contentsOf: bytes)
+            value.append(bytes)
             if !valueHasAmpersand, bytes.contains(0x26) { valueHasAmpersand = true }
         }
     }
@@ -183,7 +183,7 @@ struct OFXElementReader: OFXTokenSink {
             throw error(message, line: line, column: column)
         case .body:
             let open = leaf ?? pending
-            let inside = open.map { "<\($0.name)> (line \($0.line))" }
+            let inside = open.map { "<\(name($0))> (line \($0.line))" }
                 ?? stack.last.map { "<\($0.name)> opened at line \($0.line)" } ?? "<OFX>"
             throw CofferError(.badInput, "the file ends inside \(inside); expected the rest of the statement and </OFX>",
                               location: SourceLocation(file: file, line: line, column: column, element: stack.last?.path))
@@ -192,14 +192,24 @@ struct OFXElementReader: OFXTokenSink {
 
     // MARK: - Structure
 
-    private func makeStart(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) -> Start {
+    private func name(_ start: Start) -> String { start.unknown < 0 ? start.tag.name : unknownNames[Int(start.unknown)] }
+
+    private mutating func makeStart(_ name: UnsafeBufferPointer<UInt8>, line: Int, column: Int) -> Start {
         let tag = OFXTag.lookup(name)
-        let unknown = tag == .other ? String(decoding: name, as: UTF8.self).uppercased() : nil
-        return Start(tag: tag, unknownName: unknown, line: line, column: column)
+        let unknown = tag == .other ? intern(String(decoding: name, as: UTF8.self).uppercased()) : -1
+        return Start(tag: tag, unknown: unknown, line: line, column: column)
     }
 
     private func same(_ a: Start, _ b: Start) -> Bool {
-        a.tag == b.tag && (a.tag != .other || a.unknownName == b.unknownName)
+        a.tag == b.tag && a.unknown == b.unknown
+    }
+
+    private mutating func intern(_ name: String) -> Int32 {
+        if let index = unknownIndex[name] { return index }
+        if unknownNames.count >= OFXElementReader.maxUnknownNames { return Int32(unknownNames.count &- 1) }
+        unknownNames.append(unknownNames.count == OFXElementReader.maxUnknownNames &- 1 ? "UNKNOWN" : name)
+        unknownIndex[name] = Int32(unknownNames.count &- 1)
+        return Int32(unknownNames.count &- 1)
     }
 
     private mutating func push(_ start: Start) throws {
@@ -208,12 +218,15 @@ struct OFXElementReader: OFXTokenSink {
                               + "needs fewer than 20", location: SourceLocation(file: file, line: start.line,
                                                                               column: start.column, element: stack.last?.path))
         }
-        let name = start.name
+        let name = self.name(start)
         var path = name
         if !stack.isEmpty {
             let count = stack[stack.count &- 1].countChild(name)
             let indexed = count > 1 || start.tag == .stmtTrn || start.tag == .invBankTran
-            path = stack[stack.count &- 1].path
+            let parentPath = stack[stack.count &- 1].path
+            path = ""
+            path.reserveCapacity(parentPath.utf8.count &+ name.utf8.count &+ 12)
+            path.append(parentPath)
             path.append("/")
             path.append(name)
             if indexed {
@@ -222,14 +235,15 @@ struct OFXElementReader: OFXTokenSink {
                 path.append("]")
             }
         }
-        let frame = OFXFrame(tag: start.tag, name: name, path: path, line: start.line, column: start.column)
+        let frame = OFXFrame(tag: start.tag, unknown: start.unknown, name: name, path: path, line: start.line,
+                             column: start.column)
         try assembler.open(frame, parent: stack.last?.tag)
         stack.append(frame)
     }
 
     private mutating func close(name end: Start, line: Int, column: Int) throws {
         var index = stack.count &- 1
-        while index >= 0, !(stack[index].tag == end.tag && (end.tag != .other || stack[index].name == end.name)) {
+        while index >= 0, !(stack[index].tag == end.tag && stack[index].unknown == end.unknown) {
             index &-= 1
         }
         if index < 0 {
@@ -241,7 +255,7 @@ struct OFXElementReader: OFXTokenSink {
             let inner = stack[stack.count &- 1]
             if inner.tag.isAggregate {
                 throw CofferError(.badInput, "expected </\(inner.name)> (opened at line \(inner.line)) before "
-                                  + "</\(end.name)>: the elements are wrongly nested",
+                                  + "</\(name(end))>: the elements are wrongly nested",
                                   location: SourceLocation(file: file, line: line, column: column, element: inner.path))
             }
             try pop()
@@ -258,20 +272,21 @@ struct OFXElementReader: OFXTokenSink {
     private mutating func finishLeaf() throws {
         guard let open = leaf else { return }
         leaf = nil
-        if valueHasAmpersand { OFXText.decodeEntities(&value, from: segmentStart) }
-        var lower = 0, upper = value.count
-        while lower < upper, OFXText.isSpace(value[lower]) { lower &+= 1 }
-        while upper > lower, OFXText.isSpace(value[upper &- 1]) { upper &-= 1 }
-        try emitLeaf(open, value: value[lower..<upper])
+        if valueHasAmpersand { value.decodeEntities(from: segmentStart) }
+        try emitLeaf(open, value: value.trimmed)
     }
 
-    private mutating func emitLeaf(_ open: Start, value: ArraySlice<UInt8>) throws {
+    private mutating func emitLeaf(_ open: Start, value: UnsafeBufferPointer<UInt8>) throws {
         lastLeafTag = open.tag
         guard open.tag != .other, !stack.isEmpty else { return }
         let top = stack.count &- 1
         guard stack[top].tag != .other else { return }
-        try assembler.leaf(open.tag, value: value, line: open.line, column: open.column,
-                           in: OFXLeafContext(tag: stack[top].tag, path: stack[top].path))
+        do {
+            try assembler.leaf(open.tag, value: value, inside: stack[top].tag)
+        } catch let problem as OFXValueError {
+            throw CofferError(.badInput, problem.message, location: SourceLocation(
+                file: file, line: open.line, column: open.column, element: stack[top].path + "/" + open.tag.name))
+        }
     }
 
     private func error(_ message: String, line: Int, column: Int) -> CofferError {

@@ -30,6 +30,8 @@ struct OFXStatementAssembler {
     private struct StatementState {
         var header: RawStatementHeader
         var began = false
+        /// The account number's fingerprint, mixed into each FITID's for duplicate detection.
+        var accountHash = 0
         var bankID: String?
         var pendingBalances: [RawBalance] = []
         var skipped: [String: Int] = [:]
@@ -79,8 +81,7 @@ struct OFXStatementAssembler {
             guard statement != nil, let fields = transaction.take() else { return }
             let built = try fields.build(accountCurrency: statement?.header.account.currencyCode)
             if let fitID = built.externalID {
-                let key = OFXStatementAssembler.fingerprint(statement?.header.account.accountNumber, fitID)
-                if !seenFITIDs.insert(key).inserted {
+                if !seenFITIDs.insert(fields.fitIDHash ^ (statement?.accountHash ?? 0)).inserted {
                     events.append(.warning(ParseWarning(
                         "FITID '\(fitID)' appears more than once for this account in this file; both are kept",
                         location: built.location)))
@@ -116,16 +117,18 @@ struct OFXStatementAssembler {
         }
     }
 
-    mutating func leaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int, in frame: OFXLeafContext) throws {
-        switch frame.tag {
+    /// Takes one leaf value inside the aggregate `parent`; a bad value throws `OFXValueError`, which the reader
+    /// places at the leaf's line, column and path.
+    mutating func leaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>, inside parent: OFXTag) throws {
+        switch parent {
         case .stmtTrn where transaction != nil:
-            try transactionLeaf(tag, value: value, line: line, column: column, in: frame)
+            try transactionLeaf(tag, value: value)
         case .payee where tag == .name: transaction?.payeeName = values.text(value)
         case .currency where transaction != nil, .origCurrency where transaction != nil:
-            transaction?.conversion = frame.tag == .currency ? .currency : .original
+            transaction?.conversion = parent == .currency ? .currency : .original
             if tag == .curSym { transaction?.currencySymbol = values.code(value) }
             if tag == .curRate {
-                transaction?.currencyRate = try values.decimal(value, tag, line: line, column: column, in: frame)
+                transaction?.currencyRate = try values.decimal(value, tag)
             }
         case .status:
             if tag == .code { status.code = values.text(value) }
@@ -140,7 +143,9 @@ struct OFXStatementAssembler {
             guard statement != nil else { return }
             switch tag {
             case .bankID, .brokerID: statement?.header.account.institutionID = values.text(value)
-            case .acctID: statement?.header.account.accountNumber = values.text(value)
+            case .acctID:
+                statement?.header.account.accountNumber = values.text(value)
+                statement?.accountHash = OFXStatementAssembler.fingerprint(value) &* 31
             case .acctType:
                 let type = values.text(value).uppercased()
                 statement?.header.account.accountType = type
@@ -148,25 +153,26 @@ struct OFXStatementAssembler {
             default: break
             }
         case .bankTranList, .invTranList:
-            if tag == .dtStart { statement?.header.periodStart = try values.date(value, tag, line: line, column: column, in: frame) }
-            if tag == .dtEnd { statement?.header.periodEnd = try values.date(value, tag, line: line, column: column, in: frame) }
+            if tag == .dtStart { statement?.header.periodStart = try values.date(value, tag) }
+            if tag == .dtEnd { statement?.header.periodEnd = try values.date(value, tag) }
         case .ledgerBal, .availBal:
-            if tag == .balAmt { balance?.amount = try values.decimal(value, tag, line: line, column: column, in: frame) }
-            if tag == .dtAsOf { balance?.asOf = try values.date(value, tag, line: line, column: column, in: frame) }
+            if tag == .balAmt { balance?.amount = try values.decimal(value, tag) }
+            if tag == .dtAsOf { balance?.asOf = try values.date(value, tag) }
         default: break
         }
     }
 
-    private mutating func transactionLeaf(_ tag: OFXTag, value: ArraySlice<UInt8>, line: Int, column: Int,
-                                          in frame: OFXLeafContext) throws {
+    private mutating func transactionLeaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>) throws {
         switch tag {
         case .trnType: transaction?.typeCode = values.code(value)
-        case .dtPosted: transaction?.posted = try values.date(value, tag, line: line, column: column, in: frame)
+        case .dtPosted: transaction?.posted = try values.date(value, tag)
         case .dtUser:
             // An empty or unreadable DTUSER is optional information: it is dropped, DTPOSTED stands in.
             transaction?.user = OFXDate.parse(value)
-        case .trnAmt: transaction?.amount = try values.decimal(value, tag, line: line, column: column, in: frame)
-        case .fitID: transaction?.fitID = values.text(value)
+        case .trnAmt: transaction?.amount = try values.decimal(value, tag)
+        case .fitID:
+            transaction?.fitID = values.text(value)
+            transaction?.fitIDHash = OFXStatementAssembler.fingerprint(value)
         case .name: transaction?.name = values.text(value)
         case .payee: transaction?.payeeName = values.text(value)
         case .memo: transaction?.memo = value.isEmpty ? nil : values.text(value)
@@ -178,35 +184,29 @@ struct OFXStatementAssembler {
             case "REPLACE": transaction?.correctAction = .replace
             case "DELETE": transaction?.correctAction = .delete
             default:
-                throw CofferError(.badInput, "expected CORRECTACTION REPLACE or DELETE, found '\(values.text(value))'",
-                                  location: location(tag, line: line, column: column, in: frame))
+                throw OFXValueError(message: "expected CORRECTACTION REPLACE or DELETE, found '\(values.text(value))'")
             }
         default: break
         }
     }
 
-    /// FNV-1a over the account number and FITID: 8 bytes a transaction for duplicate detection, however many.
-    static func fingerprint(_ account: String?, _ fitID: String) -> Int {
+    /// FNV-1a of raw value bytes: with the account's, 8 bytes a transaction for duplicate detection.
+    static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in (account ?? "").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        hash = (hash ^ 0xFF) &* 0x100_0000_01B3
-        for byte in fitID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return Int(truncatingIfNeeded: hash)
     }
 
     private mutating func beginIfNeeded() {
-        guard let current = statement, !current.began else { return }
+        // Checked without copying the statement state: this runs for every transaction.
+        guard statement?.began == false, let header = statement?.header else { return }
         statement?.began = true
-        events.append(.begin(current.header))
-        for raw in current.pendingBalances { events.append(.balance(raw)) }
+        events.append(.begin(header))
+        for raw in statement?.pendingBalances ?? [] { events.append(.balance(raw)) }
         statement?.pendingBalances = []
     }
 
     private func location(_ frame: OFXFrame) -> SourceLocation {
         SourceLocation(file: file, line: frame.line, column: frame.column, element: frame.path)
-    }
-
-    private func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
     }
 }

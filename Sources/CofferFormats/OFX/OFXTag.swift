@@ -2,8 +2,8 @@
 ///
 /// For example:
 /// ```swift
-/// OFXTag.lookup(Array("stmttrn".utf8)[...])   // .stmttrn (names are case-insensitive)
-/// OFXTag.lookup(Array("INTU.BID".utf8)[...])  // .other
+/// Array("stmttrn".utf8).withUnsafeBufferPointer { OFXTag.lookup($0) }   // .stmttrn (any case)
+/// Array("INTU.BID".utf8).withUnsafeBufferPointer { OFXTag.lookup($0) }  // .other
 /// ```
 /// Aggregates (elements that hold other elements) are told apart from leaves (elements that hold a value) so
 /// the reader can infer SGML structure: a known leaf followed by a tag is an empty value, never a container, and
@@ -59,7 +59,7 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
     private static let table: [(key: Key, tag: OFXTag)] = {
         var table = Array(repeating: (key: Key(), tag: OFXTag.other), count: slots)
         for tag in OFXTag.allCases where tag != .other {
-            guard let key = pack(Array(tag.name.utf8)[...]) else { continue }
+            guard let key = Array(tag.name.utf8).withUnsafeBufferPointer({ pack($0) }) else { continue }
             var slot = index(key)
             while table[slot].tag != .other { slot = (slot &+ 1) & (slots &- 1) }
             table[slot] = (key, tag)
@@ -71,22 +71,22 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
         Int(truncatingIfNeeded: ((key.low ^ (key.high &* 0x9E37_79B9)) &* 0x9E37_79B9_7F4A_7C15) >> 55)
     }
 
-    private static func pack<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Key? {
-        guard bytes.count <= 16 else { return nil }
+    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Key? {
+        let count = bytes.count
+        guard count <= 16, let base = bytes.baseAddress else { return count == 0 ? Key() : nil }
         var key = Key()
-        var shift: UInt64 = 0
-        var index = 0
-        for byte in bytes {
-            let upper = (byte >= 0x61 && byte <= 0x7A) ? byte &- 0x20 : byte
-            if index < 8 { key.low |= UInt64(upper) << shift } else { key.high |= UInt64(upper) << (shift &- 64) }
-            shift &+= 8
-            index &+= 1
+        var i = 0
+        while i < count {
+            var byte = base[i]
+            if byte >= 0x61 && byte <= 0x7A { byte &-= 0x20 }
+            if i < 8 { key.low |= UInt64(byte) << UInt64(i &* 8) } else { key.high |= UInt64(byte) << UInt64((i &- 8) &* 8) }
+            i &+= 1
         }
         return key
     }
 
     /// The tag for a raw element name, `.other` for names the parser does not act on.
-    static func lookup<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> OFXTag {
+    static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> OFXTag {
         guard let key = pack(bytes) else { return .other }
         var slot = index(key)
         while true {

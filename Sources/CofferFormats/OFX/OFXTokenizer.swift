@@ -195,24 +195,30 @@ final class OFXTokenizer {
 
     /// Counts the line ends in `storage[from..<to]` and moves the position past them.
     private func consume(from start: Int, to end: Int) {
+        // Locals, not properties, inside the loop: this runs over every byte of the file.
+        var newLine = line, newLineStart = lineStart, wasCR = previousWasCR
+        let bytes = storage
         var i = start
         while i < end {
-            let b = storage[i]
-            if b <= 0x0D {
-                if b == 0x0A {
-                    if !previousWasCR { line &+= 1 }
-                    lineStart = base &+ i &+ 1
-                } else if b == 0x0D {
-                    line &+= 1
-                    lineStart = base &+ i &+ 1
-                    previousWasCR = true
-                    i &+= 1
-                    continue
-                }
+            let b = bytes[i]
+            if b > 0x0D {
+                wasCR = false
+            } else if b == 0x0A {
+                if !wasCR { newLine &+= 1 }
+                newLineStart = base &+ i &+ 1
+                wasCR = false
+            } else if b == 0x0D {
+                newLine &+= 1
+                newLineStart = base &+ i &+ 1
+                wasCR = true
+            } else {
+                wasCR = false
             }
-            previousWasCR = false
             i &+= 1
         }
+        line = newLine
+        lineStart = newLineStart
+        previousWasCR = wasCR
     }
 
     private func find(_ byte: UInt8, from start: Int, to end: Int) -> Int? {

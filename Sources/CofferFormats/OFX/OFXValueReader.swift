@@ -1,26 +1,26 @@
 import CofferModel
 import Foundation
 
-/// Reads leaf values as text, amounts and dates in the file's character set, with located errors.
+/// Reads leaf values as text, amounts and dates in the file's character set.
 ///
-/// For example, an unreadable `<TRNAMT>12abc` throws
+/// For example, an unreadable `<TRNAMT>12abc` throws `OFXValueError`, which the reader reports as
 /// `bank.ofx:7:40 (OFX/…/STMTTRN[1]/TRNAMT): expected an amount like -12.34 in <TRNAMT>, found '12abc'`.
 struct OFXValueReader {
     let file: String
     var encoding = TextEncoding.windows1252
 
-    func text(_ value: ArraySlice<UInt8>) -> String {
-        value.withUnsafeBufferPointer { encoding.decode($0) }
+    func text(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        encoding.decode(value)
     }
 
     /// An upper-cased code word (`TRNTYPE`, `CURSYM`), without re-casing when it already is.
-    func code(_ value: ArraySlice<UInt8>) -> String {
+    func code(_ value: UnsafeBufferPointer<UInt8>) -> String {
         value.contains { $0 >= 0x61 && $0 <= 0x7A } ? text(value).uppercased() : text(value)
     }
 
     /// A merchant category code: up to four digits read directly, anything else through
     /// `MerchantCategoryCode(_:)`.
-    func merchantCategory(_ value: ArraySlice<UInt8>) -> MerchantCategoryCode? {
+    func merchantCategory(_ value: UnsafeBufferPointer<UInt8>) -> MerchantCategoryCode? {
         guard !value.isEmpty, value.count <= 4 else { return value.isEmpty ? nil : MerchantCategoryCode(text(value)) }
         var code: Int16 = 0
         for b in value {
@@ -30,19 +30,19 @@ struct OFXValueReader {
         return MerchantCategoryCode(rawValue: code)
     }
 
-    func decimal(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> Decimal {
+    func decimal(_ value: UnsafeBufferPointer<UInt8>, _ tag: OFXTag) throws -> Decimal {
         if let amount = OFXAmount.parse(value) { return amount }
-        throw CofferError(.badInput, "expected an amount like -12.34 in <\(tag.name)>, found '\(text(value))'",
-                          location: location(tag, line: line, column: column, in: frame))
+        throw OFXValueError(message: "expected an amount like -12.34 in <\(tag.name)>, found '\(text(value))'")
     }
 
-    func date(_ value: ArraySlice<UInt8>, _ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) throws -> RawDate {
+    func date(_ value: UnsafeBufferPointer<UInt8>, _ tag: OFXTag) throws -> RawDate {
         if let date = OFXDate.parse(value) { return date }
-        throw CofferError(.badInput, "expected a date like 20260314 or 20260314120000[-5:EST] in <\(tag.name)>, "
-                          + "found '\(text(value))'", location: location(tag, line: line, column: column, in: frame))
+        throw OFXValueError(message: "expected a date like 20260314 or 20260314120000[-5:EST] in <\(tag.name)>, "
+                            + "found '\(text(value))'")
     }
+}
 
-    func location(_ tag: OFXTag, line: Int, column: Int, in frame: OFXLeafContext) -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column, element: frame.path + "/" + tag.name)
-    }
+/// A leaf value that cannot be read; the reader turns it into a located `CofferError(.badInput)`.
+struct OFXValueError: Error {
+    let message: String
 }

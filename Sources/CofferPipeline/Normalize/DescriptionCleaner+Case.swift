@@ -23,7 +23,10 @@ extension DescriptionCleaner {
     private static func appendTitleCased(_ token: DescriptionToken, isFirst: Bool, _ bytes: UnsafeBufferPointer<UInt8>,
                                          _ output: inout [UInt8]) {
         var word = token
-        if bytes[word.end &- 1] == 0x2E, word.length > 1 { word.end &-= 1 }  // `ST.` → look up `ST`
+        if bytes[word.end &- 1] == 0x2E, word.length > 1 {  // `ST.` → look up `ST`
+            word.end &-= 1
+            word = word.keyed(in: bytes)
+        }
         if let spelling = DescriptionWords.spellings.value(for: word, in: bytes) {
             output.append(contentsOf: spelling)
             output.append(contentsOf: bytes[word.end..<token.end])
@@ -63,7 +66,7 @@ extension DescriptionCleaner {
             appendLowercased(start, end, bytes, &output)  // `.COM`, `'S`
             return
         }
-        let segment = DescriptionToken(start: start, end: end)
+        let segment = DescriptionToken(start: start, end: end).keyed(in: bytes)
         var vowels = 0
         for index in start..<end {
             switch bytes[index] {

@@ -34,9 +34,14 @@ public struct DescriptionCleaner: Sendable {
 
     /// Whether the text says it is a transfer, interest, a fee, salary, cash or a card payment, not a merchant.
     public static func namesNoMerchant(_ raw: String) -> Bool {
-        var found = false
-        nonMerchantAutomaton.scan(raw) { _ in found = true }
-        return found
+        var visitor = AnyMatch()
+        nonMerchantAutomaton.scan(raw, &visitor)
+        return visitor.matched
+    }
+
+    private struct AnyMatch: PhraseVisitor {
+        var matched = false
+        mutating func found(_ phrase: Int) { matched = true }
     }
 
     static let nonMerchantAutomaton = PhraseAutomaton(phrases: DescriptionWords.nonMerchantPhrases.map(phrase))
@@ -63,7 +68,13 @@ public struct DescriptionCleaner: Sendable {
     }
 
     /// `DescriptionWords.prefixes` as bytes; an empty word stands for the star token.
-    static let prefixBytes: [[[UInt8]]] = DescriptionWords.prefixes.map { $0.map { $0 == "*" ? [] : Array($0.utf8) } }
+    static let prefixBytes: [[WordKey]] = DescriptionWords.prefixes.map {
+        $0.map { $0 == "*" ? WordKey(low: 0, high: 0, length: 0) : WordKey($0) }
+    }
+    /// The first words of `DescriptionWords.prefixes`.
+    static let prefixFirstWords = WordSet(DescriptionWords.prefixes.compactMap { $0.first })
+    private static let idKey = WordKey("ID")
+    private static let cardKey = WordKey("CARD")
 
     /// The index of the first token after processor prefixes and the dates glued to them.
     static func skipPrefixes(_ tokens: [DescriptionToken], _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -71,13 +82,17 @@ public struct DescriptionCleaner: Sendable {
         var stripped = true
         while stripped {
             stripped = false
+            // Most texts start with no prefix: one lookup of the first word rejects them all.
+            guard index < tokens.count, tokens[index].isStar || prefixFirstWords.contains(tokens[index], in: bytes) else {
+                break
+            }
             for prefix in prefixBytes where index &+ prefix.count < tokens.count {
                 var matches = true
                 for (offset, word) in prefix.enumerated() {
                     let token = tokens[index &+ offset]
-                    let equal = word.isEmpty
+                    let equal = word.length == 0
                         ? token.isStar
-                        : !token.isStar && word.withUnsafeBufferPointer { token.equals(bytes: $0, in: bytes) }
+                        : !token.isStar && token.equals(word)
                     if !equal {
                         matches = false
                         break
@@ -116,12 +131,15 @@ public struct DescriptionCleaner: Sendable {
             let nextHasDigit = (next?.digits ?? 0) > 0
             let endsLikeLabel = token.punctuation > 0 && (bytes[token.end &- 1] == 0x23 || bytes[token.end &- 1] == 0x2E)
             var word = token
-            if endsLikeLabel { word.end &-= 1 }
+            if endsLikeLabel {
+                word.end &-= 1
+                word = word.keyed(in: bytes)
+            }
             if DescriptionWords.labels.contains(word, in: bytes), nextHasDigit || endsLikeLabel {
                 if nextHasDigit || next.map({ !$0.hasAlphanumeric || $0.isReferenceNoise }) == true { index &+= 1 }
                 continue
             }
-            if let next, DescriptionWords.achClasses.contains(token, in: bytes), next.equals("ID", in: bytes) {
+            if let next, DescriptionWords.achClasses.contains(token, in: bytes), next.equals(idKey) {
                 continue
             }
             if DescriptionWords.storeWords.contains(word, in: bytes), let next,
@@ -131,7 +149,7 @@ public struct DescriptionCleaner: Sendable {
                 index &+= 1
                 continue
             }
-            if token.equals("CARD", in: bytes), let next, next.isPureDigits || next.isCardMask(in: bytes) {
+            if token.equals(cardKey), let next, next.isPureDigits || next.isCardMask(in: bytes) {
                 index &+= 1
                 continue
             }

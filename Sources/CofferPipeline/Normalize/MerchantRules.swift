@@ -61,16 +61,33 @@ public struct MerchantRules: Sendable {
     }
 
     private func best(in text: String, skipping field: MerchantRule.Field) -> Int? {
-        var bestPhrase = -1
-        var bestLength: Int32 = 0
-        automaton.scan(text) { phrase in
-            guard phraseField[phrase] != field else { return }
-            let length = phraseLength[phrase]
-            if length > bestLength || (length == bestLength && phraseRule[phrase] < phraseRule[bestPhrase]) {
-                bestPhrase = phrase
-                bestLength = length
+        phraseRule.withUnsafeBufferPointer { rule in
+            phraseLength.withUnsafeBufferPointer { length in
+                phraseField.withUnsafeBufferPointer { fieldOf in
+                    var visitor = Longest(rule: rule, length: length, field: fieldOf, skipping: field)
+                    automaton.scan(text, &visitor)
+                    return visitor.best < 0 ? nil : Int(rule[visitor.best])
+                }
             }
         }
-        return bestPhrase < 0 ? nil : Int(phraseRule[bestPhrase])
+    }
+
+    /// Keeps the longest phrase found (the earlier rule between equal lengths).
+    private struct Longest: PhraseVisitor {
+        let rule: UnsafeBufferPointer<Int32>
+        let length: UnsafeBufferPointer<Int32>
+        let field: UnsafeBufferPointer<MerchantRule.Field>
+        let skipping: MerchantRule.Field
+        var best = -1
+        var bestLength: Int32 = 0
+
+        mutating func found(_ phrase: Int) {
+            guard field[phrase] != skipping else { return }
+            let candidate = length[phrase]
+            if candidate > bestLength || (candidate == bestLength && rule[phrase] < rule[best]) {
+                best = phrase
+                bestLength = candidate
+            }
+        }
     }
 }

@@ -44,8 +44,17 @@ enum TransactionTypeKeywords {
 
     /// The type the text names for a transaction in this direction, or nil.
     static func type(in text: String, indicator: CreditDebitIndicator) -> TransactionType? {
+        var visitor = FirstRow(indicator: indicator)
+        automaton.scan(text, &visitor)
+        return visitor.best == Int.max ? nil : table[visitor.best].type
+    }
+
+    /// Keeps the earliest row of `table` whose direction fits.
+    private struct FirstRow: PhraseVisitor {
+        let indicator: CreditDebitIndicator
         var best = Int.max
-        automaton.scan(text) { phrase in
+
+        mutating func found(_ phrase: Int) {
             let row = phraseRow[phrase]
             guard row < best else { return }
             switch table[row].direction {
@@ -54,6 +63,5 @@ enum TransactionTypeKeywords {
             case .debit: if indicator == .debit { best = row }
             }
         }
-        return best == Int.max ? nil : table[best].type
     }
 }

@@ -12,6 +12,21 @@ struct DescriptionToken {
     var punctuation = 0
     /// The token is a lone `*` (processors glue it to their prefix: `SQ *`, `TST*`).
     var isStar = false
+    /// The packed uppercase word, for `WordSet` lookups (`WordKey.none` until `keyed(in:)`).
+    var key = WordKey.none
+
+    init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    /// This token with its `key` computed from `bytes`.
+    @inline(__always)
+    func keyed(in bytes: UnsafeBufferPointer<UInt8>) -> DescriptionToken {
+        var copy = self
+        copy.key = WordKey(bytes, start, end)
+        return copy
+    }
 
     var length: Int { end &- start }
     var isPureDigits: Bool { digits > 0 && digits == length }
@@ -34,7 +49,7 @@ extension DescriptionToken {
                 token.end &-= 1
                 token.punctuation &-= 1
             }
-            if token.end > token.start { tokens.append(token) }
+            if token.end > token.start { tokens.append(token.keyed(in: bytes)) }
         }
         while index < count {
             let byte = bytes[index]
@@ -49,7 +64,7 @@ extension DescriptionToken {
                 finish(&current)
                 current = nil
                 if byte == 0x2A {
-                    var star = DescriptionToken(start: index, end: index &+ 1)
+                    var star = DescriptionToken(start: index, end: index &+ 1).keyed(in: bytes)
                     star.isStar = true
                     tokens.append(star)
                 }
@@ -82,21 +97,8 @@ extension DescriptionToken {
 
     /// Whether the token equals `word` (uppercase ASCII), ignoring ASCII case.
     @inline(__always)
-    func equals(_ word: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        word.withUTF8Buffer { equals(bytes: $0, in: bytes) }
-    }
-
-    @inline(__always)
-    func equals(bytes word: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard word.count == length else { return false }
-        var offset = 0
-        while offset < word.count {
-            var byte = bytes[start &+ offset]
-            if byte >= 0x61 && byte <= 0x7A { byte &-= 0x20 }
-            if byte != word[offset] { return false }
-            offset &+= 1
-        }
-        return true
+    func equals(_ word: WordKey) -> Bool {
+        key.length == word.length && key.low == word.low && key.high == word.high
     }
 
     /// `#1234`: a store or reference number.

@@ -63,23 +63,48 @@ struct PhraseAutomaton: Sendable {
         self.outputLink = outputLink
     }
 
-    /// Calls `found` with the index of every phrase that occurs in the folded `text` (once per occurrence).
+    /// Tells `visitor` the index of every phrase that occurs in the folded `text` (once per occurrence).
     @inline(__always)
-    func scan(_ text: String, _ found: (Int) -> Void) {
+    func scan<Visitor: PhraseVisitor>(_ text: String, _ visitor: inout Visitor) {
         transitions.withUnsafeBufferPointer { table in
             terminal.withUnsafeBufferPointer { terminal in
                 outputLink.withUnsafeBufferPointer { links in
-                    var state = 0
-                    TextFolding.forEachSymbol(in: text) { symbol in
-                        state = Int(table[state &* TextFolding.alphabetSize &+ Int(symbol)])
-                        var probe = terminal[state] >= 0 ? state : Int(links[state])
-                        while probe >= 0 {
-                            found(Int(terminal[probe]))
-                            probe = Int(links[probe])
-                        }
-                    }
+                    var stepper = Stepper(table: table, terminal: terminal, links: links, visitor: visitor)
+                    TextFolding.fold(text, into: &stepper)
+                    visitor = stepper.visitor
                 }
             }
         }
     }
+
+    private struct Stepper<Visitor: PhraseVisitor>: SymbolSink {
+        let table: UnsafeBufferPointer<Int32>
+        let terminal: UnsafeBufferPointer<Int32>
+        let links: UnsafeBufferPointer<Int32>
+        var visitor: Visitor
+        var state = 0
+
+        init(table: UnsafeBufferPointer<Int32>, terminal: UnsafeBufferPointer<Int32>, links: UnsafeBufferPointer<Int32>,
+             visitor: Visitor) {
+            self.table = table
+            self.terminal = terminal
+            self.links = links
+            self.visitor = visitor
+        }
+
+        @inline(__always)
+        mutating func emit(_ symbol: UInt8) {
+            state = Int(table[state &* TextFolding.alphabetSize &+ Int(symbol)])
+            var probe = terminal[state] >= 0 ? state : Int(links[state])
+            while probe >= 0 {
+                visitor.found(Int(terminal[probe]))
+                probe = Int(links[probe])
+            }
+        }
+    }
+}
+
+/// Receives the phrases a scan finds.
+protocol PhraseVisitor {
+    mutating func found(_ phrase: Int)
 }

@@ -1,3 +1,8 @@
+/// Receives folded symbols one at a time.
+protocol SymbolSink {
+    mutating func emit(_ symbol: UInt8)
+}
+
 /// Folds text into the small alphabet the phrase automaton runs on.
 ///
 /// For example, `"McDonald's  #1234, SAN-JOSÉ"` folds to the symbols of `mcdonalds 1234 san jose`:
@@ -15,10 +20,25 @@ enum TextFolding {
     static let alphabetSize = 39
 
     /// Calls `emit` with the start marker, a space, the folded text, and a closing space.
-    @inline(__always)
     static func forEachSymbol(in text: String, _ emit: (UInt8) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var sink = ClosureSink(body: emit)
+            fold(text, into: &sink)
+        }
+    }
+
+    private struct ClosureSink: SymbolSink {
+        let body: (UInt8) -> Void
+        mutating func emit(_ symbol: UInt8) { body(symbol) }
+    }
+
+    /// Feeds the start marker, a space, the folded text and a closing space to `sink` (statically dispatched, so
+    /// the automaton's step inlines into this loop).
+    @inline(__always)
+    static func fold<Sink: SymbolSink>(_ text: String, into sink: inout Sink) {
         var text = text
         text.withUTF8 { bytes in
+            func emit(_ symbol: UInt8) { sink.emit(symbol) }
             emit(start)
             emit(space)
             var lastWasSpace = true
