@@ -8,7 +8,7 @@ import Testing
                        line: Int? = nil, containing text: String) async throws {
         let before = try await bench.store.info()
         let path = bench.folder + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let report = bench.importer.importFile(path, options: ImportOptions(profileID: profile))
         #expect(report.status == .failed, "\(name)")
         let error = try #require(report.error)

@@ -29,7 +29,7 @@ enum StatementAccount {
         let masked = number.flatMap { $0.contains(where: \.isNumber) ? "••••" + String($0.suffix(4)) : nil }
         let kind = identity.kind ?? inferKind(identity.accountType)
         let displayName = identity.displayName ?? [institution, masked].compactMap { $0 }.joined(separator: " ")
-        let description = identity.accountType.map { $0.capitalized }
+        let description = identity.accountType.map(describe)
         let account: Account = kind == .asset
             ? .asset(AssetAccount(id: key.id, displayName: displayName, accountDescription: description,
                                   institutionName: institution, currencyCode: currency))
@@ -37,6 +37,14 @@ enum StatementAccount {
                                           institutionName: institution, currencyCode: currency))
         try writer.insertAccount(account, identityKey: key.key, maskedNumber: masked)
         return (account, true)
+    }
+
+    /// A readable account type: OFX `CREDITLINE` → "Credit line", camt `CACC` → "Current account".
+    static func describe(_ type: String) -> String {
+        let known = ["CHECKING": "Checking", "SAVINGS": "Savings", "MONEYMRKT": "Money market", "CREDITLINE": "Credit line",
+                     "CREDITCARD": "Credit card", "CD": "Certificate of deposit", "CACC": "Current account", "SVGS": "Savings",
+                     "CARD": "Card account", "LOAN": "Loan", "INVESTMENT": "Investment", "CASH": "Cash account"]
+        return known[type.uppercased()] ?? type.capitalized
     }
 
     static func inferKind(_ type: String?) -> AccountKind {
