@@ -120,4 +120,31 @@ import Testing
         #expect(error.location?.line == 1)
         #expect(error.location?.column == 11)
     }
+
+    @Test func mutatedSamplesNeverCrash() throws {
+        // A small in-process fuzz: flip, insert, delete and truncate bytes of every sample; any outcome but a crash
+        // (events or a located CofferError) is fine.
+        var generator = SystemRandomNumberGenerator()
+        let structural: [UInt8] = Array("<>/![]?&;-\n\r\0".utf8) + [0]
+        for name in OFXGoldenTests.samples {
+            let original = Array(try Data(contentsOf: OFXTest.feeds.appendingPathComponent(name)))
+            for _ in 0..<300 {
+                var bytes = original
+                for _ in 0..<Int.random(in: 1...8, using: &generator) where !bytes.isEmpty {
+                    let at = Int.random(in: 0..<bytes.count, using: &generator)
+                    switch Int.random(in: 0..<4, using: &generator) {
+                    case 0: bytes[at] = structural.randomElement(using: &generator) ?? 0
+                    case 1: bytes.insert(structural.randomElement(using: &generator) ?? 0, at: at)
+                    case 2: bytes.remove(at: at)
+                    default: bytes.removeSubrange(at...)
+                    }
+                }
+                do {
+                    _ = try OFXTest.events(.bytes(bytes, name: name))
+                } catch let error as CofferError {
+                    #expect(error.location?.line != nil || error.code == .institutionError, "\(error)")
+                }
+            }
+        }
+    }
 }

@@ -60,7 +60,7 @@ enum OFXAmount {
             if significant > 0 || b != 0x30 { significant &+= 1 }
             if significant <= 19 { significand = significand &* 10 &+ UInt64(b &- 0x30) }
         }
-        guard sawDigit else { return nil }
+        guard sawDigit, fractionDigits <= 38 else { return nil }  // beyond that, Decimal's exponent runs out
         if significant > 19 {
             guard let magnitude = ExactDecimal.parse(String(decoding: normalized, as: UTF8.self)) else { return nil }
             return negative ? -magnitude : magnitude
