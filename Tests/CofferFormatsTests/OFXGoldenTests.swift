@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CofferFormats
 
-/// Every sample in feeds/ofx parses to the events written beside it in `<sample>.expected`.
+/// Every sample in feeds/ofx parses to the events in `Tests/Golden/ofx-events/<sample>.events`.
 ///
 /// The expected files are one line per event. After a deliberate change, rewrite them with
 /// `OFX_UPDATE_GOLDEN=1 swift test --filter OFXGoldenTests` and review the diff.
@@ -14,7 +14,8 @@ import Testing
     @Test(arguments: samples) func matchesExpected(_ name: String) throws {
         let input = StatementInput.file(OFXTest.feeds.appendingPathComponent(name).path)
         let rendered = try OFXTest.events(input).map(Self.render).joined(separator: "\n") + "\n"
-        let expectedURL = OFXTest.feeds.appendingPathComponent(name + ".expected")
+        let expectedURL = OFXTest.feeds.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/Golden/ofx-events").appendingPathComponent(name + ".events")
         if ProcessInfo.processInfo.environment["OFX_UPDATE_GOLDEN"] == "1" {
             try rendered.write(to: expectedURL, atomically: true, encoding: .utf8)
         }

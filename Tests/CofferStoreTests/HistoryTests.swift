@@ -103,11 +103,22 @@ import Testing
         let seen = try await received.value
         #expect(seen.map(\.id) == t.map(\.id))
 
-        let idle = Task { try await collect(watcher.transactionHistory(forAccountID: a.id, isMonitoring: true)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // A monitoring sequence with nothing new stays open after the snapshot, and ends when cancelled.
+        let (firstBatch, signal) = AsyncStream<Void>.makeStream()
+        let idle = Task {
+            var batches: [Changes<Transaction>] = []
+            for try await changes in watcher.transactionHistory(forAccountID: a.id, isMonitoring: true) {
+                batches.append(changes)
+                signal.yield()
+            }
+            return batches
+        }
+        for await _ in firstBatch { break }
+        try await Task.sleep(for: .milliseconds(500))  // several poll intervals with nothing new
         idle.cancel()
         let batches = try await idle.value
-        #expect(batches.flatMap(\.inserted).count == 1)  // the snapshot, then nothing until cancelled
+        #expect(batches.count == 1)
+        #expect(batches.flatMap(\.inserted).count == 1)
     }
 
     @Test func badTokensThrowHistoryTokenInvalidAndNilRecovers() async throws {

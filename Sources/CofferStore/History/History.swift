@@ -27,7 +27,13 @@ extension FinanceStore {
             var state: HistoryReader<Model>.State = .start
 
             public mutating func next() async throws -> Changes<Model>? {
-                try await reader.next(&state)
+                do {
+                    return try await reader.next(&state)
+                } catch is CancellationError {
+                    // Cancelling the task ends the sequence, wherever the cancellation found it.
+                    state = .finished
+                    return nil
+                }
             }
         }
     }
