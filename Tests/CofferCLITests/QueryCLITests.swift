@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@Suite struct QueryCLITests {
+    static func seeded() throws -> String {
+        let store = try temporaryFolder() + "/s.sqlite"
+        let run = try coffer(["import", "--store", store, "feeds"])
+        #expect(run.status == 0, "\(run.stderr)")
+        return store
+    }
+
+    @Test func transactionsFilterSortPageAndFormat() throws {
+        let store = try Self.seeded()
+        let all = try jsonArray(try coffer(["transactions", "--store", store, "--format", "json"]).stdout)
+        #expect(all.count > 50)
+        // JSON: FinanceKit names, case names, exact positive decimal strings beside the indicator.
+        let first = try #require(all.first)
+        #expect(first["creditDebitIndicator"] as? String == "credit" || first["creditDebitIndicator"] as? String == "debit")
+        let amount = try #require((first["transactionAmount"] as? [String: Any])?["amount"] as? String)
+        #expect(!amount.hasPrefix("-") && amount.contains("."))
+        #expect(first["transactionType"] is String && first["status"] is String)
+
+        let march = try jsonArray(try coffer(["transactions", "--store", store, "--from", "2026-03-01", "--to", "2026-03-05", "--format", "json"]).stdout)
+        #expect(!march.isEmpty)
+        #expect(march.allSatisfy { (($0["transactionDate"] as? String) ?? "") >= "2026-03-01" && (($0["transactionDate"] as? String) ?? "").prefix(10) <= "2026-03-05" })
+
+        let groceries = try jsonArray(try coffer(["transactions", "--store", store, "--mcc", "5411", "--format", "json"]).stdout)
+        #expect(!groceries.isEmpty && groceries.allSatisfy { $0["merchantCategoryCode"] as? Int == 5411 })
+
+        let pending = try jsonArray(try coffer(["transactions", "--store", store, "--status", "pending", "--format", "json"]).stdout)
+        #expect(pending.allSatisfy { $0["status"] as? String == "pending" })
+
+        let big = try coffer(["transactions", "--store", store, "--sort", "amount:desc", "--limit", "3", "--format", "ndjson"])
+        let lines = big.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let amounts = try lines.map { line -> Decimal in
+            let object = try jsonObject(String(line))
+            return Decimal(string: (object["transactionAmount"] as? [String: Any])?["amount"] as? String ?? "0") ?? 0
+        }
+        #expect(amounts == amounts.sorted(by: >))
+
+        let page1 = try jsonArray(try coffer(["transactions", "--store", store, "--limit", "10", "--format", "json"]).stdout)
+        let page2 = try jsonArray(try coffer(["transactions", "--store", store, "--limit", "10", "--offset", "10", "--format", "json"]).stdout)
+        #expect(Set(page1.compactMap { $0["id"] as? String }).isDisjoint(with: page2.compactMap { $0["id"] as? String }))
+        #expect(page1.compactMap { $0["id"] as? String } + page2.compactMap { $0["id"] as? String } == Array(all.prefix(20)).compactMap { $0["id"] as? String })
+
+        let text = try jsonArray(try coffer(["transactions", "--store", store, "--text", "blue bottle", "--format", "json"]).stdout)
+        #expect(!text.isEmpty)
+        #expect(text.allSatisfy { (($0["originalTransactionDescription"] as? String) ?? "").lowercased().contains("blue bottle")
+            || (($0["transactionDescription"] as? String) ?? "").lowercased().contains("blue bottle") })
+
+        let table = try coffer(["transactions", "--store", store, "--limit", "5"])
+        #expect(table.stdout.hasPrefix("DATE"))
+        #expect(table.stdout.contains("-"), "debits show as minus for people")
+        let csv = try coffer(["transactions", "--store", store, "--limit", "2", "--format", "csv"])
+        #expect(csv.stdout.split(separator: "\n").count == 3)
+
+        let explain = try coffer(["transactions", "--store", store, "--from", "2026-03-01", "--status", "booked", "--explain"])
+        #expect(explain.stdout.contains("transaction_date >= ?") && explain.stdout.contains("predicate: in SQLite"))
+    }
+
+    @Test func accountsBalancesAndInfo() throws {
+        let store = try Self.seeded()
+        let accounts = try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout)
+        #expect(accounts.contains { $0["kind"] as? String == "liability" })
+        let table = try coffer(["accounts", "--store", store]).stdout
+        #expect(table.contains("••••"))
+        #expect(!table.contains("5550001234"), "full account numbers are never shown")
+        let balances = try jsonArray(try coffer(["balances", "--store", store, "--format", "json"]).stdout)
+        #expect(!balances.isEmpty && balances.allSatisfy { $0["currentBalance"] is [String: Any] })
+        let info = try coffer(["info", "--store", store])
+        #expect(info.stdout.contains("schema") && info.stdout.contains("v1"))
+    }
+
+    @Test func badStorePathsGiveOneLineAndNonZeroExit() throws {
+        let folder = try temporaryFolder()
+        let notes = folder + "/notes.txt"
+        try "not a database".write(toFile: notes, atomically: true, encoding: .utf8)
+        for (store, text) in [(folder, "is a folder"), (notes, "not a SQLite database"), (folder + "/missing.sqlite", "no Coffer store")] {
+            let run = try coffer(["transactions", "--store", store])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains(text), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "not a database")
+        let importing = try coffer(["import", "--store", notes, "feeds/ofx/foreign.ofx"])
+        #expect(importing.status == 1 && importing.stderr.contains("not a SQLite database"))
+        // COFFER_STORE picks the store when --store is absent.
+        let viaEnvironment = try coffer(["info"], environment: ["COFFER_STORE": folder])
+        #expect(viaEnvironment.status == 1 && viaEnvironment.stderr.contains("is a folder"))
+    }
+}
