@@ -45,6 +45,24 @@ import Testing
         #expect(try await bench.transactions().isEmpty)
     }
 
+    @Test func skippingBadRowsImportsTheRestAndReportsEachSkippedRow() async throws {
+        let bench = try Workbench()
+        let path = try bench.file("mixed.csv", csv(["2026-03-01,A,-1.00,booked", "2026-03-45,B,-2.00,booked", "2026-03-03,C,oops,booked"]))
+        let report = bench.importer.importFile(path, options: ImportOptions(skipBadRows: true))
+        #expect(report.status == .imported)
+        #expect(report.inserted == 1)
+        #expect(report.warnings.filter { $0.contains("mixed.csv:3") || $0.contains("mixed.csv:4") }.count == 2, "\(report.warnings)")
+    }
+
+    @Test func globPatternsExpand() throws {
+        let bench = try Workbench()
+        try bench.file("a.csv", "x")
+        try bench.file("b.csv", "x")
+        try bench.file("c.ofx", "x")
+        #expect(try Importer.expand([bench.folder + "/*.csv"]).map { ($0 as NSString).lastPathComponent } == ["a.csv", "b.csv"])
+        #expect(throws: CofferError.self) { try Importer.expand([bench.folder + "/*.qif"]) }
+    }
+
     @Test func aMissingFileOrFolderIsReported() throws {
         let bench = try Workbench()
         let report = bench.importer.importFile(bench.folder + "/nope.ofx")

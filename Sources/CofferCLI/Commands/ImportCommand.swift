@@ -14,11 +14,12 @@ struct ImportCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Statement files or folders (searched recursively).") var paths: [String]
+    @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
     @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
     @Option(help: "Read CSV files with this profile (see config/profiles).") var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
+    @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
     @Flag(help: "Print a JSON summary.") var json = false
     @Flag(name: .shortAndLong, help: "Print a line per file even when not on a terminal.") var verbose = false
 
@@ -38,7 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
                 let progress: ((Int) -> Void)? = isErrorTerminal && !json ? { count in
                     FileHandle.standardError.write(Data("\r\u{1B}[2K\(file): \(count.formatted()) transactions read".utf8))
                 } : nil
-                let report = importer.importFile(file, options: ImportOptions(dryRun: dryRun, force: force, profileID: profile), progress: progress)
+                let report = importer.importFile(file, options: ImportOptions(dryRun: dryRun, force: force, profileID: profile, skipBadRows: skipBadRows), progress: progress)
                 if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
                 reports.append(report)
                 if !report.succeeded {

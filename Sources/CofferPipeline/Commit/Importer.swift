@@ -3,6 +3,9 @@ import CofferModel
 import CofferStore
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// Options of one `coffer import` run.
@@ -15,12 +18,16 @@ public struct ImportOptions: Sendable {
     public var profileID: String?
     /// Collect the list of changes in each report (on for dry runs).
     public var listChanges = false
+    /// CSV: report rows with a bad date or amount as warnings and import the rest, instead of failing the file.
+    public var skipBadRows = false
 
-    public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false) {
+    public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false,
+                skipBadRows: Bool = false) {
         self.dryRun = dryRun
         self.force = force
         self.profileID = profileID
         self.listChanges = listChanges
+        self.skipBadRows = skipBadRows
     }
 }
 
@@ -55,7 +62,7 @@ public struct Importer: Sendable {
         do {
             let input = StatementInput.file(path)
             report.sha256 = try Self.sha256(of: input)
-            let format = try identifier.identify(input, profileID: options.profileID)
+            let format = try identifier.identify(input, profileID: options.profileID, skipBadRows: options.skipBadRows)
             report.format = format.name
             report.profile = format.profile
             let sha = report.sha256!
@@ -97,11 +104,22 @@ public struct Importer: Sendable {
     }
 
     /// The statement files named by `paths`: files as given, folders searched recursively (hidden files and
-    /// folders skipped), in a stable order.
+    /// folders skipped), and glob patterns (`'inbox/*.ofx'`, quoted so the shell leaves them) expanded; in a
+    /// stable order.
     public static func expand(_ paths: [String]) throws -> [String] {
         var out: [String] = []
         let fm = FileManager.default
+        var expanded: [String] = []
         for path in paths {
+            if path.contains(where: { "*?[".contains($0) }), !fm.fileExists(atPath: path) {
+                let matches = glob(path)
+                guard !matches.isEmpty else { throw CofferError(.usage, "\(path): no file matches the pattern") }
+                expanded.append(contentsOf: matches)
+            } else {
+                expanded.append(path)
+            }
+        }
+        for path in expanded {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw CofferError(.usage, "\(path): no such file or folder")
@@ -127,6 +145,13 @@ public struct Importer: Sendable {
             out.append(contentsOf: found.sorted())
         }
         return out
+    }
+
+    static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { result.gl_pathv[$0].map { String(cString: $0) } }.sorted()
     }
 
     /// Golden files, notes and partial downloads are not statements.

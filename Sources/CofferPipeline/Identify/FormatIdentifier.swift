@@ -22,13 +22,18 @@ public struct FormatIdentifier: Sendable {
     }
 
     /// The format of `input`, or a `CofferError(.unknownFormat)` that says what was looked for.
-    public func identify(_ input: StatementInput, profileID: String? = nil) throws -> StatementFormat {
+    public func identify(_ input: StatementInput, profileID: String? = nil, skipBadRows: Bool = false) throws -> StatementFormat {
+        func csv(_ profile: CSVProfile) throws -> StatementFormat {
+            var profile = profile
+            if skipBadRows { profile.skipBadRows = true }
+            return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
+        }
         if let profileID {
             guard let profile = profiles.profile(id: profileID) else {
                 let known = profiles.profiles.map(\.id).sorted().joined(separator: ", ")
                 throw CofferError(.usage, "no CSV profile '\(profileID)' (known: \(known))")
             }
-            return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
+            return try csv(profile)
         }
         let prefix = try input.prefix(64 * 1024)
         if prefix.isEmpty {
@@ -41,7 +46,7 @@ public struct FormatIdentifier: Sendable {
             return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
         }
         if let profile = try profiles.identify(input) {
-            return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
+            return try csv(profile)
         }
         if prefix.prefix(512).contains(0) {
             throw CofferError(.unknownFormat, "binary data, not a statement (OFX/QFX, camt XML or CSV)",
