@@ -47,7 +47,8 @@ extension PredicateConjunction: SQLBoolean {
         var pieces: [SQLPart] = []
         var exact = true
         for part in parts {
-            let inner = SQLContext(root: part.variable.key, columns: context.columns, nested: context.nested)
+            var inner = SQLContext(root: part.variable.key, columns: context.columns, nested: context.nested)
+            inner.approximateDecimals = context.approximateDecimals
             if let piece = (part.expression as? any SQLBoolean)?.sql(inner, positive: positive) {
                 if piece.isFalse { return .alwaysFalse }
                 if !piece.isTrue { pieces.append(piece) }

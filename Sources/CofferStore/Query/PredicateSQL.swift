@@ -21,6 +21,8 @@ struct SQLContext {
     let columns: [AnyKeyPath: ColumnInfo]
     let nested: [AnyKeyPath: (prefix: String, columns: [AnyKeyPath: ColumnInfo])]
     var bound: [PredicateExpressions.VariableID: (prefix: String, columns: [AnyKeyPath: ColumnInfo])] = [:]
+    /// Some stored amount has more than six decimals: amount comparisons in SQL are then only a superset.
+    var approximateDecimals = false
 
     func column(_ path: AnyKeyPath, of variable: PredicateExpressions.VariableID) -> ColumnInfo? {
         if variable == root {
@@ -40,8 +42,9 @@ struct SQLContext {
 /// `nil` checks, and `optional.flatMap { … } ?? false` over a balance side. Anything else makes its part
 /// untranslated; under `&&` the rest still filters in SQL and Swift evaluates the whole predicate on the rows.
 enum PredicateSQL {
-    static func translate<Model: SQLMapped>(_ predicate: Predicate<Model>) -> SQLPart? {
-        let context = SQLContext(root: predicate.variable.key, columns: Model.columns, nested: Model.nested)
+    static func translate<Model: SQLMapped>(_ predicate: Predicate<Model>, approximateDecimals: Bool = false) -> SQLPart? {
+        var context = SQLContext(root: predicate.variable.key, columns: Model.columns, nested: Model.nested)
+        context.approximateDecimals = approximateDecimals
         guard let expression = predicate.expression as? any SQLBoolean else { return nil }
         return expression.sql(context, positive: true)
     }
@@ -94,12 +97,17 @@ private func operands(_ lhs: Any, _ rhs: Any, _ context: SQLContext) -> (SQLOper
     return (l, r)
 }
 
-private func equality(_ lhs: Any, _ rhs: Any, _ context: SQLContext, negated: Bool) -> SQLPart? {
+private func equality(_ lhs: Any, _ rhs: Any, _ context: SQLContext, negated: Bool, positive: Bool) -> SQLPart? {
     guard let pair = operands(lhs, rhs, context) else { return nil }
     switch pair {
     case (.column(let c), .value(let v)), (.value(let v), .column(let c)):
         guard let dv = c.databaseValue(v) else { return nil }
         if dv.isNull { return SQLPart(sql: "\(c.sql) IS \(negated ? "NOT " : "")NULL", arguments: [], exact: true) }
+        if c.kind == .decimal, context.approximateDecimals {
+            // Truncated amounts: equal ones stay equal (a superset); unequal ones may not, so != stays in Swift.
+            guard !negated, positive else { return nil }
+            return SQLPart(sql: "\(c.sql) = ?", arguments: [dv], exact: false)
+        }
         let op = c.nullable ? (negated ? "IS NOT" : "IS") : (negated ? "!=" : "=")
         return SQLPart(sql: "\(c.sql) \(op) ?", arguments: [dv], exact: true)
     case (.column(let a), .column(let b)) where a.kind == b.kind:
@@ -110,11 +118,11 @@ private func equality(_ lhs: Any, _ rhs: Any, _ context: SQLContext, negated: Bo
 }
 
 extension PredicateExpressions.Equal: SQLBoolean {
-    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? { equality(lhs, rhs, context, negated: false) }
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? { equality(lhs, rhs, context, negated: false, positive: positive) }
 }
 
 extension PredicateExpressions.NotEqual: SQLBoolean {
-    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? { equality(lhs, rhs, context, negated: true) }
+    func sql(_ context: SQLContext, positive: Bool) -> SQLPart? { equality(lhs, rhs, context, negated: true, positive: positive) }
 }
 
 extension PredicateExpressions.Comparison: SQLBoolean {
@@ -129,13 +137,20 @@ extension PredicateExpressions.Comparison: SQLBoolean {
         case .greaterThanOrEqual: (symbol, flipped) = (">=", "<=")
         @unknown default: return nil
         }
+        // Truncated (floored) amounts keep every order but a strict "greater than" at the cut: relax it to >=
+        // and let Swift decide.
+        func relaxed(_ op: String, _ c: ColumnInfo) -> (String, Bool)? {
+            guard c.kind == .decimal, context.approximateDecimals else { return (op, true) }
+            guard positive else { return nil }
+            return (op == ">" ? ">=" : op, false)
+        }
         switch pair {
         case (.column(let c), .value(let v)):
-            guard c.kind != .string, let dv = c.databaseValue(v), !dv.isNull else { return nil }
-            return SQLPart(sql: "\(c.sql) \(symbol) ?", arguments: [dv], exact: true)
+            guard c.kind != .string, let dv = c.databaseValue(v), !dv.isNull, let (op, exact) = relaxed(symbol, c) else { return nil }
+            return SQLPart(sql: "\(c.sql) \(op) ?", arguments: [dv], exact: exact)
         case (.value(let v), .column(let c)):
-            guard c.kind != .string, let dv = c.databaseValue(v), !dv.isNull else { return nil }
-            return SQLPart(sql: "\(c.sql) \(flipped) ?", arguments: [dv], exact: true)
+            guard c.kind != .string, let dv = c.databaseValue(v), !dv.isNull, let (op, exact) = relaxed(flipped, c) else { return nil }
+            return SQLPart(sql: "\(c.sql) \(op) ?", arguments: [dv], exact: exact)
         default:
             return nil
         }

@@ -97,13 +97,13 @@ extension FinanceStore {
     }
 
     static func plan<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
-                            _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) -> Prepared {
+                            _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, approximateDecimals: Bool = false) -> Prepared {
         var sql = "SELECT \(plan.columns) FROM \(plan.table)"
         var arguments: [DatabaseValue] = []
         var exact = true
         var conditions: [String] = []
         if let predicate {
-            if let part = PredicateSQL.translate(predicate) {
+            if let part = PredicateSQL.translate(predicate, approximateDecimals: approximateDecimals) {
                 if !part.isTrue { conditions.append(part.sql) }
                 arguments = part.arguments
                 exact = part.exact
@@ -141,9 +141,10 @@ extension FinanceStore {
 
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
                     _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) async throws -> [Model] {
-        let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra)
         if let limit, limit <= 0 { return [] }
         return try await read { db in
+            let approximate = try Bool.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'inexact_amounts'") ?? false
+            let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, approximateDecimals: approximate)
             let cursor = try Row.fetchCursor(db, sql: prepared.sql, arguments: StatementArguments(prepared.arguments))
             if prepared.limitInSQL {
                 var out: [Model] = []

@@ -185,6 +185,7 @@ public final class StoreWriter {
     }
 
     public func insert(_ transaction: Transaction, keys: DedupeKeys) throws {
+        try noteInexactAmount(transaction.transactionAmount.amount)
         let seq = try log(.transaction, .insert, id: transaction.id, accountID: transaction.accountID)
         var args = Rows.transactionArguments(transaction)
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
@@ -198,6 +199,7 @@ public final class StoreWriter {
 
     /// Replaces a stored transaction's values and keys (same id). Logs an update.
     public func update(_ transaction: Transaction, keys: DedupeKeys) throws {
+        try noteInexactAmount(transaction.transactionAmount.amount)
         try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
         var args = Rows.transactionArguments(transaction)
         let id = args.removeFirst()
@@ -256,6 +258,15 @@ public final class StoreWriter {
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
     public func hasTombstones() throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
+    }
+
+    /// An amount with more than six decimals is stored truncated in `amount_scaled`; from then on, SQL
+    /// comparisons on amounts only pre-filter and Swift decides (see `PredicateSQL`).
+    private var notedInexact = false
+    private func noteInexactAmount(_ amount: Decimal) throws {
+        guard !notedInexact, ExactDecimal.scaled(amount) == nil else { return }
+        try db.execute(sql: "INSERT OR REPLACE INTO store_meta(key, value) VALUES ('inexact_amounts', 1)")
+        notedInexact = true
     }
 
     // MARK: Import ledger
