@@ -24,7 +24,15 @@ public enum CalendarDay {
     public static func string(_ date: Date) -> String {
         let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
         let c = civilFromDays(days)
-        return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+        // By hand: String(format:) costs more than the rest of a fingerprint.
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
+        var y = max(0, min(9999, c.year))
+        for i in (0..<4).reversed() { bytes[i] = UInt8(ascii: "0") + UInt8(y % 10); y /= 10 }
+        bytes[5] = UInt8(ascii: "0") + UInt8(c.month / 10)
+        bytes[6] = UInt8(ascii: "0") + UInt8(c.month % 10)
+        bytes[8] = UInt8(ascii: "0") + UInt8(c.day / 10)
+        bytes[9] = UInt8(ascii: "0") + UInt8(c.day % 10)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether the date is exactly midnight UTC (a date-only value).

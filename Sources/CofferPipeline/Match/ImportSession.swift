@@ -33,6 +33,9 @@ final class ImportSession {
     private var maxDate: Date?
     /// Stored open (pending/authorized) transactions this statement lists.
     private var seenOpen: Set<UUID> = []
+    /// What the account held before this statement (see `StoreWriter.facts`).
+    private var facts = StoreWriter.AccountFacts(hasTransactions: false, hasExternalIDs: false,
+                                                  hasRecordsWithoutExternalID: false, hasOpenTransactions: false)
     /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
     private var claimed: Set<UUID> = []
     /// Occurrence numbers per account and fingerprint in this file.
@@ -77,6 +80,7 @@ final class ImportSession {
         if inserted { report.accountsAdded += 1 }
         self.account = account
         self.header = header
+        facts = try writer.facts(accountID: account.id)
         balances = []
         minDate = nil
         maxDate = nil
@@ -154,12 +158,14 @@ final class ImportSession {
         let occurrence = (occurrences[occurrenceKey] ?? 0) + 1
         occurrences[occurrenceKey] = occurrence
         var externalID = raw.externalID.flatMap { $0.isEmpty ? nil : $0 }
+        var repeatedID = false
         if let id = externalID {
             let hashed = Self.hash(id) ^ accountSalt(account.id)
             if !seenExternal.insert(hashed).inserted {
                 // The same institution id twice in one file (the parser warns): keep both records, match the
                 // second by its content.
                 externalID = nil
+                repeatedID = true
             }
         }
         let keys = DedupeKeys(externalID: externalID, fingerprint: fingerprint.key, occurrence: occurrence)
@@ -168,14 +174,19 @@ final class ImportSession {
             try correct(correction, incoming: &incoming, keys: keys, account: account)
             return
         }
-        if let externalID, let stored = try writer.transaction(accountID: account.id, externalID: externalID) {
-            try reconcile(stored, with: incoming, keys: keys)
-            return
-        }
-        if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence) {
-            try reconcile(stored, with: incoming, keys: DedupeKeys(externalID: externalID ?? stored.keys.externalID,
-                                                                    fingerprint: keys.fingerprint, occurrence: keys.occurrence))
-            return
+        // Records of an account that held nothing before this statement can only match each other, and their
+        // (fingerprint, occurrence) keys are unique within the file: skip the look-ups (the common bulk case).
+        let fresh = !facts.hasTransactions && !repeatedID
+        if !fresh {
+            if let externalID, let stored = try writer.transaction(accountID: account.id, externalID: externalID) {
+                try reconcile(stored, with: incoming, keys: keys)
+                return
+            }
+            if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence) {
+                try reconcile(stored, with: incoming, keys: DedupeKeys(externalID: externalID ?? stored.keys.externalID,
+                                                                        fingerprint: keys.fingerprint, occurrence: keys.occurrence))
+                return
+            }
         }
         if checkTombstones {
             let deleted = try (externalID.map { try writer.isDeleted(accountID: account.id, externalID: $0) } ?? false)
@@ -185,7 +196,7 @@ final class ImportSession {
                 return
             }
         }
-        if incoming.status == .booked, let pending = try pendingMatch(for: incoming, account: account) {
+        if incoming.status == .booked, facts.hasOpenTransactions, let pending = try pendingMatch(for: incoming, account: account) {
             incoming.id = pending.transaction.id
             if incoming.postedDate == nil { incoming.postedDate = incoming.transactionDate }
             // Keep when it took place as the pending record said it; the booked record gives the posting date.
@@ -198,7 +209,10 @@ final class ImportSession {
             report.updated += 1
             return
         }
-        if let other = try crossSourceMatch(for: incoming, externalID: externalID, account: account) {
+        // Another source of the same account words records differently; only worth a look when the account
+        // holds records of the other kind (with an institution id vs without), or for a repeated id.
+        let otherKind = externalID == nil ? facts.hasExternalIDs || repeatedID : facts.hasRecordsWithoutExternalID
+        if otherKind, let other = try crossSourceMatch(for: incoming, externalID: externalID, account: account) {
             if other.keys.externalID == nil, externalID != nil {
                 try writer.setKeys(DedupeKeys(externalID: externalID, fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
                                    forTransaction: other.transaction.id)
@@ -209,7 +223,10 @@ final class ImportSession {
             return
         }
         try writer.insert(incoming, keys: keys)
-        if incoming.status == .pending || incoming.status == .authorized { seenOpen.insert(incoming.id) }
+        if incoming.status == .pending || incoming.status == .authorized {
+            seenOpen.insert(incoming.id)
+            facts.hasOpenTransactions = true
+        }
         note("insert", incoming)
         report.inserted += 1
     }

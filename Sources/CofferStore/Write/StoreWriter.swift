@@ -255,6 +255,32 @@ public final class StoreWriter {
             """).execute(arguments: [id, accountID, keys.externalID, keys.fingerprint, keys.occurrence, seq])
     }
 
+    /// What an account already holds, asked once per statement so that imports can skip look-ups that cannot
+    /// match (a new account has nothing to dedupe against; an account fed by one kind of source needs no
+    /// cross-source matching; one without pending transactions needs no pending→booked search).
+    public struct AccountFacts: Sendable {
+        public var hasTransactions: Bool
+        public var hasExternalIDs: Bool
+        public var hasRecordsWithoutExternalID: Bool
+        public var hasOpenTransactions: Bool
+
+        public init(hasTransactions: Bool, hasExternalIDs: Bool, hasRecordsWithoutExternalID: Bool, hasOpenTransactions: Bool) {
+            self.hasTransactions = hasTransactions
+            self.hasExternalIDs = hasExternalIDs
+            self.hasRecordsWithoutExternalID = hasRecordsWithoutExternalID
+            self.hasOpenTransactions = hasOpenTransactions
+        }
+    }
+
+    public func facts(accountID: UUID) throws -> AccountFacts {
+        func exists(_ condition: String) throws -> Bool {
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND \(condition))", arguments: [accountID]) ?? false
+        }
+        return AccountFacts(hasTransactions: try exists("1"), hasExternalIDs: try exists("external_id IS NOT NULL"),
+                            hasRecordsWithoutExternalID: try exists("external_id IS NULL"),
+                            hasOpenTransactions: try exists("status IN (0, 3)"))
+    }
+
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
     public func hasTombstones() throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
