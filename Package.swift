@@ -63,7 +63,9 @@ let package = Package(
         .testTarget(name: "CofferStoreTests", dependencies: ["CofferStore"]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
-        .testTarget(name: "CofferWatchTests", dependencies: ["CofferWatch", "CofferPipeline", "CofferStore"]),
+        .testTarget(name: "CofferWatchTests", dependencies: [
+            "CofferWatch", "CofferPipeline", "CofferStore", .product(name: "Logging", package: "swift-log"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
