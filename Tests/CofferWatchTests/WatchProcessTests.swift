@@ -79,4 +79,31 @@ struct WatchProcessTests {
         #expect(try await store.info().transactions == 12)
         #expect(bench.files(under: bench.inbox).allSatisfy { $0.hasPrefix("processed/") })
     }
+
+    @Test("coffer delivery add/list/remove, and coffer watch --once runs the hook with the changed types")
+    func deliveryCommands() async throws {
+        let bench = try WatchBench()
+        let out = bench.folder + "/delivered.json"
+        let add = try CofferProcess(["delivery", "add", "sync", "--store", bench.storePath, "--types", "transactions,accountBalances",
+                                     "--frequency", "hourly", "--exec", "cat > '\(out)'"])
+        #expect(try await add.wait() == 0, "\(add.stderr)")
+        let bad = try CofferProcess(["delivery", "add", "x", "--store", bench.storePath, "--types", "orders", "--exec", "true"])
+        #expect(try await bad.wait() == 64)
+
+        try statementCSV(tag: "hook", rows: 3).write(toFile: bench.inbox + "/a.csv", atomically: false, encoding: .utf8)
+        let once = try CofferProcess(arguments(bench, ["--once"]))
+        #expect(try await once.wait() == 0, "\(once.stderr)")
+        let delivered = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any]
+        #expect(delivered?["types"] as? [String] == ["transactions"])
+        #expect(delivered?["hook"] as? String == "sync")
+        #expect((delivered?["token"] as? String)?.isEmpty == false)
+
+        let store = try bench.openStore()
+        #expect(try store.deliveryHook(named: "sync")?.lastStatus == "ok")
+        let remove = try CofferProcess(["delivery", "remove", "sync", "--store", bench.storePath])
+        #expect(try await remove.wait() == 0)
+        #expect(try store.deliveryHooks().isEmpty)
+        let again = try CofferProcess(["delivery", "remove", "sync", "--store", bench.storePath])
+        #expect(try await again.wait() == 64)
+    }
 }

@@ -44,6 +44,10 @@ struct WatchCommand: AsyncParsableCommand {
         let level = ProcessInfo.processInfo.environment["COFFER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LogSettings.set(level: level, json: logFormat == .json)
         try await guarded {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CofferError(.usage, "the inbox \(inbox) is not a folder")
+            }
             let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
             let store = try storeOptions.open(.readWrite)
             let logger = Logger(label: "coffer.watch")
