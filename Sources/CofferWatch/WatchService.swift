@@ -64,8 +64,14 @@ public struct WatchService: Service {
                 lastRescan = now
             }
             if scan || scanner.hasWaiting {
-                let ready = scanner.settled(at: now)
-                let open = ready.isEmpty ? [] : OpenForWriting.check(Set(ready.map { inbox + "/" + $0 }))
+                // Listing, stat and the /proc sweep block: they run off the concurrency pool.
+                let (checked, ready, open) = await Self.offPool { [scanner] in
+                    var scanner = scanner
+                    let ready = scanner.settled(at: now)
+                    let open = ready.isEmpty ? [] : OpenForWriting.check(Set(ready.map { inbox + "/" + $0 }))
+                    return (scanner, ready, open)
+                }
+                scanner = checked
                 for name in ready {
                     if Task.isCancelled || Task.isShuttingDownGracefully { break }
                     scanner.forget(name)
@@ -94,7 +100,7 @@ public struct WatchService: Service {
     /// Imports one stable file and moves it where it belongs.
     func process(_ path: String, tally: inout WatchTally) async {
         logger.info("importing", metadata: ["file": "\(path)"])
-        let report = await Self.onImportThread { importer.importFile(path, options: configuration.importOptions) }
+        let report = await Self.offPool { importer.importFile(path, options: configuration.importOptions) }
         var metadata: Logger.Metadata = [
             "file": "\(path)", "result": "\(report.status.rawValue)", "format": "\(report.format ?? "")",
             "inserted": .stringConvertible(report.inserted), "updated": .stringConvertible(report.updated),
@@ -139,8 +145,9 @@ public struct WatchService: Service {
         return failure.code == "io" && failure.message.contains(importer.store.path)
     }
 
-    /// Runs a blocking import on its own thread, so the cooperative pool stays free for signals and timers.
-    static func onImportThread(_ body: @escaping @Sendable () -> FileReport) async -> FileReport {
+    /// Runs blocking work (an import, a folder scan) on its own thread, so the concurrency pool stays free for
+    /// signals, timers and whatever else the process runs.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: body()) }
         }

@@ -94,9 +94,7 @@ struct WatchFolderTests {
     func burst() async throws {
         let bench = try WatchBench()
         let store = try bench.openStore()
-        for i in 0..<200 {
-            try statementCSV(tag: "b\(i)", rows: 5).write(toFile: bench.inbox + String(format: "/stmt-%04d.csv", i), atomically: false, encoding: .utf8)
-        }
+        try await writeStatements((0..<200).map { (bench.inbox + String(format: "/stmt-%04d.csv", $0), "b\($0)", 5) })
         let started = Date()
         let service = try bench.service(store, bench.settings(once: true, settle: .milliseconds(100)))
         try await service.run()

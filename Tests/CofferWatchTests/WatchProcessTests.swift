@@ -17,7 +17,7 @@ struct WatchProcessTests {
         // 20,000 rows: a debug build on a shared 2-core machine needs seconds for them, long enough to signal
         // mid-import (200,000 took minutes there).
         let rows = 20_000
-        try statementCSV(tag: "big", rows: rows).write(toFile: bench.inbox + "/big.csv", atomically: false, encoding: .utf8)
+        try await writeStatements([(bench.inbox + "/big.csv", "big", rows)])
         let watch = try CofferProcess(arguments(bench))
         #expect(try await eventually(timeout: .seconds(60)) { watch.stderr.contains("\"message\":\"importing\"") })
         try await Task.sleep(for: .milliseconds(300))
@@ -37,7 +37,7 @@ struct WatchProcessTests {
         // 20,000 rows: a debug build on a shared 2-core machine needs seconds for them, long enough to signal
         // mid-import (200,000 took minutes there).
         let rows = 20_000
-        try statementCSV(tag: "big2", rows: rows).write(toFile: bench.inbox + "/big.csv", atomically: false, encoding: .utf8)
+        try await writeStatements([(bench.inbox + "/big.csv", "big2", rows)])
         let watch = try CofferProcess(arguments(bench))
         #expect(try await eventually(timeout: .seconds(60)) { watch.stderr.contains("\"message\":\"importing\"") })
         try await Task.sleep(for: .milliseconds(300))

@@ -114,6 +114,14 @@ func statementCSV(tag: String, rows: Int, day: Int = 1) -> String {
     return text
 }
 
+/// Writes statement files off the concurrency pool (big ones take seconds in a debug build, and other suites'
+/// timing-sensitive tests share the pool).
+func writeStatements(_ files: [(path: String, tag: String, rows: Int)]) async throws {
+    try await WatchService.offPool {
+        Result { for file in files { try statementCSV(tag: file.tag, rows: file.rows).write(toFile: file.path, atomically: false, encoding: .utf8) } }
+    }.get()
+}
+
 /// Polls `condition` until it holds or `timeout` passes.
 func eventually(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws -> Bool {
     let clock = ContinuousClock()

@@ -8,8 +8,8 @@ import Glibc
 /// A file is ready when its size and modification time are unchanged across two checks at least `settleTime`
 /// apart, and no process has it open for writing (`OpenForWriting`). Temporary download names are ignored
 /// until renamed: `.crdownload`, `.part`, `.tmp`, `.partial`, `.download`, `~$*`, and dotfiles.
-struct InboxScanner {
-    struct Observation: Equatable {
+struct InboxScanner: Sendable {
+    struct Observation: Equatable, Sendable {
         var size: Int64
         var modified: FileTime
         var device: UInt64
@@ -17,7 +17,7 @@ struct InboxScanner {
     }
 
     /// A modification time, comparable.
-    struct FileTime: Equatable {
+    struct FileTime: Equatable, Sendable {
         var seconds: Int
         var nanoseconds: Int
     }
