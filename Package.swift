@@ -4,11 +4,13 @@ import PackageDescription
 // Modules by role; dependencies point one way:
 //   CofferModel ← CofferFormats ─┐
 //   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← coffer (CLI)
+//                                   CofferPipeline ← CofferWatch (long-running service) ← coffer (CLI)
 let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Coffer", targets: ["Coffer"]),
+        .library(name: "CofferWatch", targets: ["CofferWatch"]),
         .executable(name: "coffer", targets: ["CofferCLI"]),
     ],
     dependencies: [
@@ -17,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // FinanceKit's value types. No dependencies.
@@ -42,8 +45,16 @@ let package = Package(
         ]),
         // The library other Swift packages depend on: re-exports the modules above.
         .target(name: "Coffer", dependencies: ["CofferModel", "CofferFormats", "CofferStore", "CofferPipeline"]),
+        // The drop-folder service and background delivery hooks, under swift-service-lifecycle.
+        .target(name: "CofferWatch", dependencies: [
+            "CofferPipeline", "CofferStore",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "CofferCLI", dependencies: [
-            "Coffer",
+            "Coffer", "CofferWatch",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -52,6 +63,9 @@ let package = Package(
         .testTarget(name: "CofferStoreTests", dependencies: ["CofferStore"]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
+        .testTarget(name: "CofferWatchTests", dependencies: [
+            "CofferWatch", "CofferPipeline", "CofferStore", .product(name: "Logging", package: "swift-log"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

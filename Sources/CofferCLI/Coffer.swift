@@ -1,15 +1,24 @@
 import ArgumentParser
 import Coffer
 import Foundation
+import CofferWatch
 import Logging
 
 @main
 struct CofferCommand: AsyncParsableCommand {
     /// The CLI prints its own messages; library logs go to stderr only at `$COFFER_LOG_LEVEL` (default: errors are
     /// already printed, so only `critical`), keeping cron mail to what matters.
+    /// `coffer watch` switches to `info` and its `--log-format` through `LogSettings` before it makes a logger.
     static func bootstrapLogging() {
         let level = ProcessInfo.processInfo.environment["COFFER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        LogSettings.set(level: level, json: false)
         LoggingSystem.bootstrap { label in
+            let (level, json) = LogSettings.current
+            if json {
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
@@ -51,7 +60,7 @@ struct CofferCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
-            HistoryCommand.self, CompactCommand.self, InfoCommand.self,
+            HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
         ])
 }
 
@@ -93,6 +102,15 @@ func guarded(_ body: () async throws -> Void) async throws {
     } catch {
         throw fail(error)
     }
+}
+
+/// The level and format of loggers made from now on (the logging system is bootstrapped once, at start).
+enum LogSettings {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var value: (Logger.Level, Bool) = (.critical, false)
+
+    static var current: (Logger.Level, Bool) { lock.withLock { value } }
+    static func set(level: Logger.Level, json: Bool) { lock.withLock { value = (level, json) } }
 }
 
 let isTerminal = isatty(STDOUT_FILENO) == 1

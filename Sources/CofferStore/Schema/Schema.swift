@@ -119,6 +119,24 @@ enum Schema {
             try db.execute(sql: "INSERT INTO store_meta(key, value) VALUES ('store_id', ?), ('token_key', ?), ('horizon_seq', 0), ('created_at', ?)",
                            arguments: [UUID(), Data(key), Int64(Date().timeIntervalSince1970 * 1000)])
         }
+        migrator.registerMigration("v2-delivery") { db in
+            // Background delivery hooks: FinanceKit's enableBackgroundDelivery, run by `coffer watch`.
+            // `types` is a comma-separated list of BackgroundDataType raw values; `command` is NULL for the hook of
+            // the program embedding the watch service (delivered in-process); `last_delivered_seq` is the change-log
+            // sequence the last successful delivery covered (its token reads from there); times are milliseconds.
+            try db.execute(sql: """
+                CREATE TABLE delivery_hook (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    types TEXT NOT NULL,
+                    frequency TEXT NOT NULL,
+                    command TEXT,
+                    last_delivered_seq INTEGER NOT NULL,
+                    last_run_at INTEGER,
+                    last_status TEXT,
+                    created_at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

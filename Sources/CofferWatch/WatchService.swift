@@ -1,0 +1,175 @@
+import CofferPipeline
+import CofferStore
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The drop-folder service: imports each statement file that lands in the inbox, then moves it away; runs the
+/// store's delivery hooks when their data changed.
+///
+/// For example:
+/// ```swift
+/// let service = WatchService(importer: Importer(store: store, configuration: configuration),
+///                            configuration: WatchConfiguration(inbox: "/srv/inbox"), logger: logger)
+/// try await ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint],
+///                                             logger: logger)).run()
+/// ```
+/// New files are noticed through inotify and a periodic rescan; what is waiting at start is processed first. A
+/// file is imported once it is stable (see `InboxScanner`), each file in its own SQLite transaction, in name
+/// order (banks name statements by date; unzipped archives keep their names) with modification time breaking
+/// ties. Graceful shutdown lets the file in hand finish (commit or roll back) and then returns.
+public struct WatchService: Service {
+    public let importer: Importer
+    public let configuration: WatchConfiguration
+    public let clock: any WatchClock
+    public let delivery: DeliveryScheduler?
+    let logger: Logger
+
+    /// `delivery` defaults to a scheduler for the importer's store (command hooks only) when
+    /// `configuration.runsDeliveryHooks`; pass one with an `appExtension` to receive the app hook in-process.
+    public init(importer: Importer, configuration: WatchConfiguration, clock: any WatchClock = SystemWatchClock(),
+                delivery: DeliveryScheduler? = nil, logger: Logger = Logger(label: "coffer.watch")) {
+        self.importer = importer
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        if configuration.runsDeliveryHooks {
+            self.delivery = delivery ?? DeliveryScheduler(store: importer.store, timeLimit: configuration.hookTimeLimit,
+                                                          gracePeriod: configuration.hookGracePeriod, logger: logger)
+        } else {
+            self.delivery = nil
+        }
+    }
+
+    public func run() async throws {
+        let inbox = Self.canonical(configuration.inbox)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CofferError(.usage, "the inbox \(configuration.inbox) is not a folder")
+        }
+        let watcher = InotifyWatcher(folder: inbox)
+        var scanner = InboxScanner(inbox: inbox, settleTime: configuration.settleTime.seconds)
+        var tally = WatchTally()
+        var lastRescan: Date?
+        var lastDeliveryCheck: Date?
+        logger.info("watching", metadata: [
+            "inbox": "\(inbox)", "processed": "\(configuration.processed)", "failed": "\(configuration.failed)",
+            "inotify": "\(watcher != nil)", "once": "\(configuration.once)",
+        ])
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            let now = clock.now()
+            var scan = watcher?.drain() ?? false
+            if lastRescan.map({ now.timeIntervalSince($0) >= configuration.rescanInterval.seconds }) ?? true {
+                scan = true
+                lastRescan = now
+            }
+            if scan || scanner.hasWaiting {
+                // Listing, stat and the /proc sweep block: they run off the concurrency pool.
+                let (checked, ready, open) = await Self.offPool { [scanner] in
+                    var scanner = scanner
+                    let ready = scanner.settled(at: now)
+                    let open = ready.isEmpty ? [] : OpenForWriting.check(Set(ready.map { inbox + "/" + $0 }))
+                    return (scanner, ready, open)
+                }
+                scanner = checked
+                for name in ready {
+                    if Task.isCancelled || Task.isShuttingDownGracefully { break }
+                    scanner.forget(name)
+                    let path = inbox + "/" + name
+                    if open.contains(path) {
+                        logger.debug("still open for writing", metadata: ["file": "\(path)"])
+                        continue
+                    }
+                    await process(path, tally: &tally)
+                }
+            }
+            if let delivery, lastDeliveryCheck.map({ clock.now().timeIntervalSince($0) >= 1 }) ?? true {
+                lastDeliveryCheck = clock.now()
+                _ = await delivery.runDue(at: clock.now())
+            }
+            if configuration.once, !scanner.hasWaiting { break }
+            try? await clock.sleep(for: configuration.pollInterval)
+        }
+        if configuration.once, let delivery, !Task.isCancelled {
+            // What was just imported may make hooks due.
+            _ = await delivery.runDue(at: clock.now())
+        }
+        logger.info("stopped", metadata: tally.metadata)
+    }
+
+    /// Imports one stable file and moves it where it belongs.
+    func process(_ path: String, tally: inout WatchTally) async {
+        logger.info("importing", metadata: ["file": "\(path)"])
+        let report = await Self.offPool { importer.importFile(path, options: configuration.importOptions) }
+        var metadata: Logger.Metadata = [
+            "file": "\(path)", "result": "\(report.status.rawValue)", "format": "\(report.format ?? "")",
+            "inserted": .stringConvertible(report.inserted), "updated": .stringConvertible(report.updated),
+            "deleted": .stringConvertible(report.deleted), "unchanged": .stringConvertible(report.unchanged),
+            "seconds": .stringConvertible((report.seconds * 1000).rounded() / 1000),
+        ]
+        do {
+            switch report.status {
+            case .imported, .dryRun:
+                tally.imported += 1
+                metadata["movedTo"] = "\(try FileMover.move(path, into: FileMover.datedFolder(configuration.processed, clock.now())))"
+                logger.info("imported", metadata: metadata.merging(tally.metadata) { a, _ in a })
+            case .alreadyImported:
+                tally.alreadyImported += 1
+                metadata["movedTo"] = "\(try FileMover.move(path, into: FileMover.datedFolder(configuration.processed, clock.now())))"
+                logger.notice("already imported (byte-identical file); moved to processed", metadata: metadata.merging(tally.metadata) { a, _ in a })
+            case .failed:
+                let line = report.error?.description ?? "\(path): import failed"
+                metadata["error"] = "\(line)"
+                if isStoreTrouble(report.error) {
+                    tally.retrying += 1
+                    logger.error("store unavailable; the file stays in the inbox and is retried", metadata: metadata)
+                    return
+                }
+                tally.failed += 1
+                let moved = try FileMover.move(path, into: configuration.failed)
+                try Data(("coffer: " + line + "\n").utf8).write(to: URL(fileURLWithPath: moved + ".error.txt"), options: .withoutOverwriting)
+                metadata["movedTo"] = "\(moved)"
+                logger.error("import failed; moved to failed", metadata: metadata.merging(tally.metadata) { a, _ in a })
+            }
+        } catch {
+            metadata["error"] = "\(error)"
+            logger.error("cannot move the file out of the inbox", metadata: metadata)
+        }
+    }
+
+    /// Whether a failure is the store's (locked, read-only, missing) rather than the file's: such a file is
+    /// retried instead of being moved to failed/.
+    private func isStoreTrouble(_ failure: FileReport.Failure?) -> Bool {
+        guard let failure else { return false }
+        if ["not-a-store", "store-too-new", "store-read-only"].contains(failure.code) { return true }
+        return failure.code == "io" && failure.message.contains(importer.store.path)
+    }
+
+    /// Runs blocking work (an import, a folder scan) on its own thread, so the concurrency pool stays free for
+    /// signals, timers and whatever else the process runs.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// The absolute path with symbolic links resolved, as `/proc/PID/fd` links show it.
+    static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// Files handled since the service started.
+struct WatchTally {
+    var imported = 0
+    var alreadyImported = 0
+    var failed = 0
+    var retrying = 0
+
+    var metadata: Logger.Metadata {
+        ["totalImported": .stringConvertible(imported), "totalAlreadyImported": .stringConvertible(alreadyImported),
+         "totalFailed": .stringConvertible(failed)]
+    }
+}
