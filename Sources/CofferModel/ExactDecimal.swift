@@ -49,6 +49,7 @@ public enum ExactDecimal {
     /// at that scale.
     public static func scaled(_ value: Decimal, scale: Int = storageScale) -> Int64? {
         guard value.isFinite else { return nil }
+        if let fast = fastScaled(value, scale: scale) { return fast }
         var shifted = value
         var factor = Decimal(1)
         for _ in 0..<scale { factor *= 10 }
@@ -62,7 +63,7 @@ public enum ExactDecimal {
 
     /// Plain text of `value` with at least `minimumFractionDigits` decimals: `12.3` → `"12.30"`.
     public static func text(_ value: Decimal, minimumFractionDigits: Int = 0) -> String {
-        var text = value.description
+        var text = fastText(value) ?? value.description
         if text.contains("e") || text.contains("E") {
             // Decimal.description never uses exponents on Foundation today; keep the guard explicit.
             text = NSDecimalNumber(decimal: value).stringValue

@@ -119,3 +119,26 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
     #expect(a.uuidString < b.uuidString)
     #expect(a.uuidString.dropFirst(14).first == "7")
 }
+
+@Test func fastDecimalConversionsAgreeWithFoundation() {
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+        let whole = UInt64.random(in: 0...999_999_999_999, using: &rng)
+        let places = Int.random(in: 0...9, using: &rng)
+        var text = String(whole)
+        if places > 0 {
+            if text.count <= places { text = String(repeating: "0", count: places - text.count + 1) + text }
+            text.insert(".", at: text.index(text.endIndex, offsetBy: -places))
+        }
+        if Bool.random(using: &rng) { text = "-" + text }
+        let value = ExactDecimal.parse(text)!
+        #expect(ExactDecimal.text(value) == value.description, "\(text)")
+        let slow: Int64? = {
+            var shifted = value * 1_000_000
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &shifted, 0, .plain)
+            return rounded == shifted ? Int64(rounded.description) : nil
+        }()
+        #expect(ExactDecimal.scaled(value) == slow, "\(text)")
+    }
+}

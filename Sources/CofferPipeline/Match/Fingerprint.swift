@@ -27,8 +27,18 @@ public struct Fingerprint: Hashable, Sendable {
         mix(0x7C)
         for byte in t.transactionAmount.currencyCode.utf8 { mix(byte) }
         mix(0x7C)
-        for scalar in t.originalTransactionDescription.unicodeScalars where scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-            for lowered in scalar.properties.lowercaseMapping.utf8 { mix(lowered) }
+        for scalar in t.originalTransactionDescription.unicodeScalars {
+            if scalar.isASCII {
+                // ASCII by hand: Unicode property look-ups cost more than the whole hash.
+                let byte = UInt8(scalar.value)
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): mix(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): mix(byte + 32)
+                default: break
+                }
+            } else if scalar.properties.isAlphabetic {
+                for lowered in scalar.properties.lowercaseMapping.utf8 { mix(lowered) }
+            }
         }
         hash = h
         let hex = String(h, radix: 16)
