@@ -43,9 +43,16 @@ public final class FinanceStore: Sendable {
         self.path = path
         self.access = access
         self.logger = logger
+        if access == .readWrite, !FileManager.default.fileExists(atPath: path) {
+            try StoreFile.check(path: path, access: access)
+            try StoreFile.create(path: path)
+        }
+        // Two processes opening a new or older store at once (cron overlap) must not both create or migrate it:
+        // hold an exclusive flock on the file while checking, opening and migrating. flock is separate from
+        // SQLite's own fcntl locks on Linux, so it does not disturb them.
+        let lock = access == .readWrite ? StoreFile.lockExclusively(path: path) : nil
+        defer { StoreFile.unlock(lock) }
         try StoreFile.check(path: path, access: access)
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        if isNew { try StoreFile.create(path: path) }
 
         var config = Configuration()
         config.readonly = access == .readOnly

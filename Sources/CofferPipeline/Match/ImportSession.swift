@@ -43,6 +43,9 @@ final class ImportSession {
     /// Institution ids seen in this file, per account (hashed), to tell duplicate ids apart.
     private var seenExternal: Set<UInt64> = []
     private var processed = 0
+    private var random = FastRandom()
+    /// One clock reading per statement is enough for the time-ordered ids' millisecond part.
+    private var now = Date()
 
     init(writer: StoreWriter, normalizer: DescriptionNormalizer, fileName: String, report: FileReport,
          collectChanges: Bool, progress: ((Int) -> Void)?) throws {
@@ -149,7 +152,10 @@ final class ImportSession {
         }
         var incoming = try normalize(raw, account: account)
         processed += 1
-        if processed % 10_000 == 0 { progress?(processed) }
+        if processed % 10_000 == 0 {
+            progress?(processed)
+            now = Date()
+        }
         minDate = min(minDate ?? incoming.transactionDate, incoming.transactionDate)
         maxDate = max(maxDate ?? incoming.transactionDate, incoming.transactionDate)
 
@@ -312,7 +318,7 @@ final class ImportSession {
             return CurrencyAmount(amount: amount.magnitude, currencyCode: code.uppercased())
         }()
         return Transaction(
-            id: .timeOrdered(), accountID: account.id,
+            id: .timeOrdered(at: now, using: &random), accountID: account.id,
             transactionAmount: CurrencyAmount(amount: raw.amount.magnitude, currencyCode: currency),
             foreignCurrencyAmount: foreign, foreignCurrencyExchangeRate: foreign == nil ? nil : raw.exchangeRate,
             creditDebitIndicator: raw.resolvedIndicator, transactionDescription: text.display,

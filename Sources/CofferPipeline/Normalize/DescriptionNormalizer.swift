@@ -48,7 +48,7 @@ public struct DescriptionNormalizer: Sendable {
 
     /// The original description of a raw transaction: its name, else its memo, else "".
     public static func originalDescription(of transaction: RawTransaction) -> String {
-        if let name = transaction.name, !name.allSatisfy(\.isWhitespace) { return name }
+        if let name = transaction.name, !name.allSatisfy({ $0.isWhitespace }) { return name }
         return transaction.memo ?? ""
     }
 

@@ -27,7 +27,11 @@ public enum TransactionTypeInference {
 
     /// The type a feed's own code names, or nil for a generic or unknown code.
     public static func type(forCode code: String, indicator: CreditDebitIndicator) -> TransactionType? {
-        let normalized = code.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: " ", with: "_")
+        var normalized = code.uppercased()
+        // Foundation's trimming and replacing cost more than the look-up; most codes need neither.
+        if normalized.utf8.contains(UInt8(ascii: " ")) {
+            normalized = String(normalized.trimmingCharacters(in: .whitespaces).map { $0 == " " ? "_" : $0 })
+        }
         if let type = codes[normalized] { return direction(type, indicator) }
         // camt `BkTxCd` domain/family/sub-family, `PMNT/CCRD/POSD` or `PMNT-CCRD-POSD`: the sub-family decides.
         if let last = normalized.split(whereSeparator: { $0 == "/" || $0 == "-" }).last, last.count < normalized.count,

@@ -80,6 +80,25 @@ enum StoreFile {
         close(fd)
     }
 
+    /// An exclusive flock on the store file (nil when it cannot be opened; the checks that follow then report).
+    static func lockExclusively(path: String) -> Int32? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                close(fd)
+                return nil
+            }
+        }
+        return fd
+    }
+
+    static func unlock(_ fd: Int32?) {
+        guard let fd else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
     static func describe(_ error: any Error, path: String) -> CofferError {
         if let error = error as? CofferError { return error }
         if let db = error as? DatabaseError {

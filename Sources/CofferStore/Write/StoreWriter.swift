@@ -60,12 +60,18 @@ public final class StoreWriter {
 
     // MARK: Change log
 
+    private var logStatement: BoundStatement?
+    private var insertStatement: BoundStatement?
+
     @discardableResult
     func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        try statement.execute(arguments: [entity.rawValue, op.rawValue, id, accountID, now, importID])
+        if logStatement == nil {
+            logStatement = try BoundStatement(db, sql: """
+                INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+        }
+        try logStatement!.execute([Int64(entity.rawValue).databaseValue, Int64(op.rawValue).databaseValue, id.databaseValue,
+                                   accountID.databaseValue, now.databaseValue, importID?.databaseValue ?? .null])
         return db.lastInsertedRowID
     }
 
@@ -190,10 +196,13 @@ public final class StoreWriter {
         var args = Rows.transactionArguments(transaction)
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
         args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence), seq.databaseValue])
-        try db.cachedStatement(sql: """
-            INSERT INTO txn(\(Rows.transactionColumns), amount_scaled, external_id, fingerprint, occurrence, created_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(args))
+        if insertStatement == nil {
+            insertStatement = try BoundStatement(db, sql: """
+                INSERT INTO txn(\(Rows.transactionColumns), amount_scaled, external_id, fingerprint, occurrence, created_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        }
+        try insertStatement!.execute(args)
         transactionCounts.inserted += 1
     }
 
