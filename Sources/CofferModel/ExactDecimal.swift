@@ -64,14 +64,16 @@ public enum ExactDecimal {
     /// Plain text of `value` with at least `minimumFractionDigits` decimals: `12.3` → `"12.30"`.
     public static func text(_ value: Decimal, minimumFractionDigits: Int = 0) -> String {
         var text = fastText(value) ?? value.description
-        if text.contains("e") || text.contains("E") {
+        // Byte checks: String.contains(String) and split go through Foundation's slow search on Linux.
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             // Decimal.description never uses exponents on Foundation today; keep the guard explicit.
             text = NSDecimalNumber(decimal: value).stringValue
         }
         guard minimumFractionDigits > 0 else { return text }
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        if fraction.count >= minimumFractionDigits { return text }
-        return String(parts[0]) + "." + fraction + String(repeating: "0", count: minimumFractionDigits - fraction.count)
+        let utf8 = Array(text.utf8)
+        let fractionCount = utf8.firstIndex(of: UInt8(ascii: ".")).map { utf8.count - $0 - 1 }
+        let have = fractionCount ?? 0
+        if have >= minimumFractionDigits { return text }
+        return text + (fractionCount == nil ? "." : "") + String(repeating: "0", count: minimumFractionDigits - have)
     }
 }
