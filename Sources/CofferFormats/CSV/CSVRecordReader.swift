@@ -11,7 +11,7 @@ import Foundation
 /// Handles quoted fields with doubled quotes, delimiters and line breaks inside them; CRLF, LF and lone CR line
 /// ends (also inside quotes, for line counting); a UTF-8 byte order mark. A quote inside an unquoted field, or
 /// after a closing quote, is kept as text (real exports have `5" screen`). A quote left open at the end of the
-/// input, or a NUL byte (binary data), throws `.badInput` with the line.
+/// input, a NUL byte (binary data), or a record over `maxRecordBytes` or `maxFields`, throws `.badInput` with the line.
 ///
 /// Why hand-written: SwiftCSV reads the whole file into one `String` first (unbounded memory on a 1M-row file);
 /// yaslab/CSV.swift 2.5.2 streams, but decodes the whole input through one `UnicodeCodec` (UTF-8/16/32 only, so no
@@ -110,6 +110,11 @@ final class CSVRecordReader {
                 var i = position
                 let n = buf.count
                 scan: while i < n {
+                    // Bounded memory: checked per token (runs are copied whole), so at most one chunk over.
+                    if out.count > Self.maxRecordBytes || ends.count >= Self.maxFields {
+                        failure = Self.tooLarge(name: name, line: line, fields: ends.count, bytes: out.count)
+                        break scan
+                    }
                     let b = buf[i]
                     let cls = classes[Int(b)]
                     consumed = true
@@ -226,6 +231,17 @@ final class CSVRecordReader {
         ends.append(out.count)
         hasHighBytes = high
         return true
+    }
+
+    /// A record longer than this, or with more fields, is refused: no bank export comes near either.
+    static let maxRecordBytes = 4 << 20
+    static let maxFields = 10_000
+
+    private static func tooLarge(name: String, line: Int, fields: Int, bytes: Int) -> CofferError {
+        let what = fields >= maxFields ? "more than \(maxFields) fields" : "more than \(maxRecordBytes >> 20) MB"
+        return CofferError(.badInput, "expected a CSV row of at most \(maxFields) fields and \(maxRecordBytes >> 20) MB, "
+                           + "found a row with \(what) (not a CSV statement, or a quote left open?)",
+                           location: SourceLocation(file: name, line: line, column: fields + 1))
     }
 
     private static func nulError(name: String, line: Int, field: Int) -> CofferError {

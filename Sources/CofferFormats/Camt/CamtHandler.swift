@@ -12,6 +12,8 @@ import FoundationXML
 final class CamtHandler: NSObject, XMLParserDelegate {
     /// Deeper than this is refused: real camt files nest about 12 levels.
     static let maxDepth = 256
+    /// Longer text inside one element is refused: camt's longest values are 500 characters.
+    static let maxTextBytes = 1 << 20
 
     let file: String
     var emit: ((StatementEvent) throws -> Void)?
@@ -80,15 +82,27 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             fail(error, parser)
         }
         path.removeLast()
+        text = ""  // text after an end tag is the parent's mixed content, which camt never uses
         lastStartDepth = -1
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
+        append(string, parser)
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        text += String(decoding: CDATABlock, as: UTF8.self)
+        append(String(decoding: CDATABlock, as: UTF8.self), parser)
+    }
+
+    /// Gathers an element's text, refusing more than `maxTextBytes` so one huge value cannot fill memory.
+    private func append(_ string: String, _ parser: XMLParser) {
+        guard failure == nil else { return }
+        guard text.utf8.count &+ string.utf8.count <= Self.maxTextBytes else {
+            fail(error("expected a value of at most \(Self.maxTextBytes >> 20) MB (camt values are at most a few "
+                       + "hundred characters), found a longer text"), parser)
+            return
+        }
+        text += string
     }
 
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {

@@ -17,8 +17,8 @@ import FoundationXML
 ///
 /// Each `Stmt`, `Rpt` or `Ntfctn` is one statement: `.begin`, its balances and transactions in file order, a
 /// `.warning` when it does not reconcile, `.end`. Foundation's `XMLParser` streams the file (libxml2's push
-/// parser underneath); nothing but the current entry is held. External entities are never resolved and a DTD
-/// internal subset is refused before parsing, so entity bombs cannot expand.
+/// parser underneath, fed through `CamtInputStream`); nothing but the current entry is held. External entities
+/// are never resolved and a DTD internal subset is refused before parsing, so entity bombs cannot expand.
 public struct CamtParser: StatementParser {
     public init() {}
 
@@ -35,7 +35,8 @@ public struct CamtParser: StatementParser {
 
     public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
         try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name)
-        let parser = XMLParser(stream: try input.makeInputStream())
+        let stream = CamtInputStream(reader: try input.makeReader())
+        let parser = XMLParser(stream: stream)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -48,6 +49,7 @@ public struct CamtParser: StatementParser {
             parser.delegate = handler
             handler.xmlParser = parser
             _ = parser.parse()
+            if let failure = stream.failure { throw failure }
             if let failure = handler.failure { throw failure }
             if let error = parser.parserError {
                 throw CofferError(.badInput, "malformed XML (XMLParser error \((error as NSError).code))",

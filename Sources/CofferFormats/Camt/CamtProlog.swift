@@ -41,12 +41,25 @@ enum CamtProlog {
     /// Checks the prolog before XMLParser sees it: the root element starts within the prefix, after only an XML
     /// declaration, comments, processing instructions and a DOCTYPE without an internal subset. An internal subset
     /// is where entity declarations live (the "billion laughs" bomb), and camt never needs one.
+    ///
+    /// The text must be UTF-8 (ISO 20022 says so) or declare an encoding libxml2 decodes itself (`safeEncodings`):
+    /// libxml2 2.9 dereferences NULL when an iconv conversion of the first chunk fails (`encoding="UTF-7"`, or
+    /// `windows-1252` over an undefined byte such as 0x81), so other labels and UTF-16/32 text never reach it.
     static func check(_ prefix: [UInt8], file: String) throws {
         var i = 0
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         func fail(_ message: String) -> CofferError {
             let (line, column) = position(prefix, upTo: i)
             return CofferError(.badInput, message, location: SourceLocation(file: file, line: line, column: column))
+        }
+        if let nul = prefix.firstIndex(of: 0) {
+            i = nul
+            throw fail("expected UTF-8 XML text, found a NUL byte (UTF-16 or UTF-32 text, or binary data)")
+        }
+        if has(prefix, at: i, "<?xml"), let label = declaredEncoding(prefix, from: i &+ 5),
+           !safeEncodings.contains(label.uppercased()) {
+            throw fail("expected a camt file in UTF-8, found encoding=\"\(label)\" in the XML declaration "
+                + "(ISO 20022 messages are UTF-8; convert the file first)")
         }
         while true {
             while i < prefix.count, isSpace(prefix[i]) { i += 1 }
@@ -77,6 +90,20 @@ enum CamtProlog {
                 return
             }
         }
+    }
+
+    /// Encoding labels libxml2 decodes without iconv, where no byte sequence makes the conversion fail.
+    static let safeEncodings: Set<String> = ["UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "ISO-LATIN-1", "LATIN1"]
+
+    /// The `encoding` value of the XML declaration whose content starts at `start`, if it has one.
+    private static func declaredEncoding(_ b: [UInt8], from start: Int) -> String? {
+        let end = min(skip(b, from: start, past: "?>"), b.count)
+        guard start < end else { return nil }
+        let declaration = String(decoding: b[start..<end], as: UTF8.self)
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote && $0 != "?" })
     }
 
     private static func has(_ b: [UInt8], at i: Int, _ text: StaticString) -> Bool {

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer binary per statement parser and runs each for a bounded time.
+#
+#   scripts/fuzz.sh [seconds-per-target] [target...]     # targets: ofx camt csv (default: all three)
+#
+# Everything goes to .build-fuzz/ (gitignored): the SwiftPM build of CofferModel, CofferFormats and Yams with
+# -sanitize=fuzzer,address (spm/), the three fuzzers (bin/), seed corpora copied from feeds/ at run time
+# (corpus/<target>/, grown by the run), crash and hang inputs (crashes/<target>/) and logs (logs/).
+# Exits non-zero when any target found a crash, a hang (-timeout) or ran out of memory (-rss_limit_mb).
+# See docs/fuzzing.md.
+set -euo pipefail
+
+seconds="${1:-300}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(ofx camt csv)
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$root/.build-fuzz"
+spm="$out/spm"
+cd "$root"
+
+# libFuzzer and the ASan runtime ship with the Swift toolchain (lib/clang/*/lib/linux/libclang_rt.*.a); the
+# link needs the C++ runtime, which a toolchain install on Debian/Ubuntu already pulls in.
+swiftc_bin="$(command -v swiftc || true)"
+if [ -z "$swiftc_bin" ]; then
+    echo "fuzz.sh: swiftc not found; install the Swift toolchain (e.g. under /opt/swift) and put it on PATH" >&2
+    exit 2
+fi
+toolchain="$(dirname "$(dirname "$(readlink -f "$swiftc_bin")")")"
+if ! ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 &&
+   ! ls "$toolchain"/lib/swift/clang/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; then
+    echo "fuzz.sh: this toolchain ($toolchain) has no libFuzzer runtime; use a swift.org Linux toolchain" >&2
+    exit 2
+fi
+if ! ldconfig -p 2>/dev/null | grep -q 'libstdc++.so.6'; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "fuzz.sh: installing libstdc++ (needed by the fuzzer and ASan runtimes)"
+        apt-get update -qq && apt-get install -y -qq libstdc++6
+    else
+        echo "fuzz.sh: libstdc++.so.6 is missing; run as root or: apt-get install libstdc++6" >&2
+        exit 2
+    fi
+fi
+
+flags=(-sanitize=fuzzer,address)
+echo "== building CofferFormats with ${flags[*]} (release) into $spm"
+mkdir -p "$out/logs"
+if ! swift build -c release --build-path "$spm" --target CofferFormats \
+    $(printf -- '-Xswiftc %s ' "${flags[@]}") >"$out/logs/build.log" 2>&1; then
+    cat "$out/logs/build.log" >&2
+    echo "fuzz.sh: the instrumented build failed" >&2
+    exit 2
+fi
+rel="$spm/release"
+objects=()
+for module in CofferModel CofferFormats Yams CYaml; do
+    while IFS= read -r object; do objects+=("$object"); done < <(find "$rel/$module.build" -name '*.o')
+done
+cyaml_include="$(find "$spm/checkouts" -path '*Sources/CYaml/include' -type d | head -1)"
+
+mkdir -p "$out/bin" "$out/logs"
+for target in "${targets[@]}"; do
+    case "$target" in
+        ofx) name=OFXFuzz ;; camt) name=CamtFuzz ;; csv) name=CSVFuzz ;;
+        *) echo "fuzz.sh: unknown target '$target' (ofx, camt, csv)" >&2; exit 2 ;;
+    esac
+    echo "== linking $name"
+    # lld (in the toolchain) rather than gold, which warns about every ASan helper symbol.
+    swiftc -O -parse-as-library "${flags[@]}" -use-ld=lld -module-name "$name" \
+        -I "$rel/Modules" -I "$cyaml_include" \
+        "Fuzz/$name/main.swift" "${objects[@]}" -o "$out/bin/$name"
+done
+
+# Seeds: the sample statements, copied fresh each run (the corpus folder keeps what the fuzzer adds).
+seed() {
+    local target="$1" corpus="$out/corpus/$1"
+    mkdir -p "$corpus"
+    case "$target" in
+        ofx) cp feeds/ofx/*.ofx feeds/ofx/*.qfx feeds/ofx/*.qbo "$corpus/" 2>/dev/null || true ;;
+        camt) for f in feeds/camt/*.xml; do cp "$f" "$corpus/"; done ;;
+        csv)
+            # The fuzzer's first byte picks the profile: seed every sample under every profile.
+            local count i
+            count=$(ls config/profiles/*.yaml | wc -l)
+            for f in feeds/csv/*.csv feeds/csv/*.CSV; do
+                [ -f "$f" ] || continue
+                for ((i = 0; i < count; i++)); do
+                    { printf "\\$(printf '%03o' "$i")"; cat "$f"; } > "$corpus/$(basename "$f" | tr ' ' _).p$i"
+                done
+            done ;;
+    esac
+}
+
+status=0
+for target in "${targets[@]}"; do
+    case "$target" in ofx) name=OFXFuzz ;; camt) name=CamtFuzz ;; csv) name=CSVFuzz ;; esac
+    seed "$target"
+    crashes="$out/crashes/$target"
+    mkdir -p "$crashes"
+    log="$out/logs/$target.log"
+    echo "== running $name for ${seconds}s (log: $log)"
+    set +e
+    COFFER_FUZZ_PROFILES="$root/config/profiles" ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
+        "$out/bin/$name" "$out/corpus/$target" \
+        -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    set -e
+    grep -E '^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb' "$log" | sed 's/^/   /'
+    if [ $rc -ne 0 ]; then
+        echo "   FAILED (exit $rc): $(ls -t "$crashes" | head -1) — see $log"
+        status=1
+    fi
+done
+exit $status
