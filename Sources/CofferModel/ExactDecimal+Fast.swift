@@ -34,6 +34,30 @@ extension ExactDecimal {
         }
     }
 
+    /// `[+-]digits[.digits]` with at most 19 digits, already validated: built from its integer and exponent
+    /// instead of Foundation's (slow) string scanning.
+    static func fastParse(_ text: some StringProtocol) -> Decimal? {
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        var negative = false
+        var afterPoint = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: "+"): break
+            case UInt8(ascii: "."): afterPoint = true
+            default:
+                digits += 1
+                guard digits <= 19 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                if afterPoint { fraction += 1 }
+            }
+        }
+        let magnitude = Decimal(sign: .plus, exponent: -fraction, significand: Decimal(mantissa))
+        return negative && mantissa != 0 ? -magnitude : magnitude
+    }
+
     static func fastText(_ value: Decimal) -> String? {
         guard let p = parts(value) else { return nil }
         var digits = Array(String(p.mantissa).utf8)

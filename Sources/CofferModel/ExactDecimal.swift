@@ -37,6 +37,7 @@ public enum ExactDecimal {
             index = text.index(after: index)
         }
         guard sawDigit, significant <= 38 else { return nil }
+        if let fast = fastParse(text) { return fast }
         var normalized = String(text)
         if normalized.hasPrefix("+") { normalized.removeFirst() }
         if normalized.hasSuffix(".") { normalized.removeLast() }

@@ -132,6 +132,7 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
         }
         if Bool.random(using: &rng) { text = "-" + text }
         let value = ExactDecimal.parse(text)!
+        #expect(value == Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!, "\(text)")
         #expect(ExactDecimal.text(value) == value.description, "\(text)")
         let slow: Int64? = {
             var shifted = value * 1_000_000

@@ -137,6 +137,16 @@ enum Schema {
                 );
                 """)
         }
+        // Snapshot history pages through an account's rows by id; matching another source looks for one
+        // day's rows of one amount. The (account, date, amount) index also serves every (account, date) query.
+        migrator.registerMigration("v3-history-and-match-indexes") { db in
+            try db.execute(sql: """
+                CREATE INDEX txn_account_id ON txn(account_id, id);
+                CREATE INDEX balance_account_id ON balance(account_id, id);
+                DROP INDEX txn_account_date;
+                CREATE INDEX txn_account_date_amount ON txn(account_id, transaction_date, amount_scaled);
+                """)
+        }
         return migrator
     }
 
