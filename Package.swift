@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Coffer", targets: ["Coffer"]),
         .executable(name: "coffer", targets: ["CofferCLI"]),
+        .executable(name: "coffer-bench", targets: ["CofferBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -46,6 +47,11 @@ let package = Package(
             "Coffer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Library-side benchmarks that scripts/bench.sh runs (queries, history, monitoring latency).
+        .executableTarget(name: "CofferBench", dependencies: [
+            "Coffer",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CofferModelTests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats"]),
