@@ -115,8 +115,8 @@ w(f"| monitor: commit in another process → delivery ({F.get('monitor.samples',
   f"{fmt(num('monitor.max_ms'), 1)} ms) | 5 each | {fmt(num('monitor.median_ms'), 1)} ms | |")
 
 w("\n## Peers (same files; Coffer's import includes storing, the peers only parse)\n")
-w("| peer | input | transactions | median wall s | tx/s | Coffer tx/s (same file) | Coffer ÷ peer | target |")
-w("|---|---|---:|---:|---:|---:|---:|---|")
+w("| peer | input | transactions | median wall s | tx/s (wall) | tx/s (CPU) | Coffer tx/s (same file, wall) | Coffer ÷ peer (wall / CPU) | target |")
+w("|---|---|---:|---:|---:|---:|---:|---:|---|")
 peer_sizes = sorted({int(k.split(".")[3]) for k in F if k.startswith("peer.") and k.endswith(".median_s")}
                     | {int(k.split(".")[3]) for k in F if k.startswith("peer.") and k.endswith(".count")})
 for n in peer_sizes:
@@ -127,9 +127,12 @@ for n in peer_sizes:
         if m is None:
             count = F.get(key + ".count")
             if count is not None:
-                w(f"| {tool} | {f} | {n:,} | — | — | {fmt(n / cm if cm else None)} | — | failed: {count[:80]} |")
+                w(f"| {tool} | {f} | {n:,} | — | — | — | {fmt(n / cm if cm else None)} | — | failed: {count[:80]} |")
             continue
         ratio = m / cm if cm else None
-        w(f"| {tool} | {f} | {n:,} | {fmt(m, 2)} | {fmt(n / m)} | {fmt(n / cm if cm else None)} | "
-          f"{fmt(ratio, 1)}x | ≥30x{mark(ratio is not None and ratio >= 30)} |")
+        pc = (num(key + ".user_s") or 0) + (num(key + ".sys_s") or 0)
+        cc = (num(f"import.{f}.{n}.user_s") or 0) + (num(f"import.{f}.{n}.sys_s") or 0)
+        cratio = pc / cc if pc and cc else None
+        w(f"| {tool} | {f} | {n:,} | {fmt(m, 2)} | {fmt(n / m)} | {fmt(n / pc if pc else None)} | {fmt(n / cm if cm else None)} | "
+          f"{fmt(ratio, 1)}x / {fmt(cratio, 1)}x | ≥30x{mark(ratio is not None and ratio >= 30)} |")
 print("\n".join(out))
