@@ -180,7 +180,7 @@ mid2=$(python3 -c "import datetime; print(datetime.date(2020,1,1) + datetime.tim
 if part query; then
 fig query.first_day "$mid"
 log "library queries ($BIG store, from $mid, load $(load))"
-"$BIN/coffer-bench" query --store "$store" --first-day "$mid" --iterations 300 | sed 's/ /\t/' >> "$FIG"
+"$BIN/coffer-bench" query --store "$store" --first-day "$mid" --iterations 300 --offset $((BIG * 9 / 10)) | sed 's/ /\t/' >> "$FIG"
 log "CLI query"
 hf "cli.account_date.$BIG" 20 --warmup 3 "$COFFER transactions --store $store --account 7890 --from $mid --to $mid2 --format ndjson > /dev/null"
 fig "cli.account_date.rows" "$("$COFFER" transactions --store "$store" --account 7890 --from "$mid" --to "$mid2" --format ndjson | wc -l)"
