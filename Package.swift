@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Coffer", targets: ["Coffer"]),
         .library(name: "CofferWatch", targets: ["CofferWatch"]),
         .executable(name: "coffer", targets: ["CofferCLI"]),
+        .executable(name: "coffer-bench", targets: ["CofferBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -58,6 +59,11 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Library-side benchmarks that scripts/bench.sh runs (queries, history, monitoring latency).
+        .executableTarget(name: "CofferBench", dependencies: [
+            "Coffer",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "CofferModelTests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats"]),

@@ -1,0 +1,58 @@
+import Coffer
+import Foundation
+
+/// History catch-up from nil, from a token 100k changes back, and "nothing new since this token".
+struct HistoryBench {
+    let store: FinanceStore
+    let runs: Int
+
+    /// Takes the current end token, imports `extension` (new transactions of the same account) and times the
+    /// catch-up over them; then times catch-up from nil over everything, and the empty catch-up.
+    func run(extensionFile: String) async throws {
+        guard let account = try await store.accounts(query: AccountQuery()).first else {
+            throw CofferError(.badInput, "the store has no account to follow")
+        }
+        let (_, before) = try await catchUp(account.id, since: nil)
+        let importer = Importer(store: store, configuration: try CofferConfiguration.load(directory: nil))
+        let imported = importer.importFile(extensionFile)
+        guard imported.succeeded else { throw CofferError(.badInput, "extension import failed: \(imported.error?.description ?? "")") }
+        report("history.extension_inserted", Double(imported.inserted), decimals: 0)
+
+        var samples: [Double] = []
+        var count = 0
+        var end = before
+        for _ in 0..<runs {
+            samples.append(try await Timing.micros { (count, end) = try await catchUp(account.id, since: before) })
+        }
+        report("history.from_token.changes", Double(count), decimals: 0)
+        report("history.from_token.median_ms", Timing.median(samples) / 1_000, decimals: 2)
+
+        samples = []
+        for _ in 0..<runs {
+            samples.append(try await Timing.micros { (count, _) = try await catchUp(account.id, since: nil) })
+        }
+        report("history.from_nil.changes", Double(count), decimals: 0)
+        report("history.from_nil.median_ms", Timing.median(samples) / 1_000, decimals: 2)
+
+        samples = []
+        for _ in 0..<2_000 {
+            samples.append(try await Timing.micros {
+                var iterator = store.transactionHistory(forAccountID: account.id, since: end, isMonitoring: false).makeAsyncIterator()
+                if try await iterator.next() != nil { count += 1 }
+            })
+        }
+        report("history.nothing_new.median_us", Timing.median(samples), decimals: 2)
+        report("history.nothing_new.p90_us", Timing.percentile(samples, 0.9), decimals: 2)
+    }
+
+    /// Reads the history to its end without monitoring; returns how many transactions it carried and the last token.
+    func catchUp(_ accountID: UUID, since token: HistoryToken?) async throws -> (Int, HistoryToken?) {
+        var count = 0
+        var last = token
+        for try await changes in store.transactionHistory(forAccountID: accountID, since: token, isMonitoring: false) {
+            count += changes.inserted.count + changes.updated.count + changes.deleted.count
+            last = changes.newToken
+        }
+        return (count, last)
+    }
+}

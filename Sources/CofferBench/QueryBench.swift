@@ -1,0 +1,46 @@
+import Coffer
+import Foundation
+
+/// Snapshot query latency on a store: account + date range, MCC + amount, text search and deep paging.
+struct QueryBench {
+    let store: FinanceStore
+    let iterations: Int
+    /// How deep the paging query starts (900,000 on the 1M store).
+    let deepOffset: Int
+
+    /// Times each query `iterations` times (fewer for slow ones, at least 5) after two warm-up runs.
+    func run(firstDay: Date) async throws {
+        guard let account = try await store.accounts(query: AccountQuery()).first else {
+            throw CofferError(.badInput, "the store has no account to query")
+        }
+        let id = account.id
+        let end = firstDay.addingTimeInterval(2 * 86_400)
+        let byDate = [SortDescriptor(\Transaction.transactionDate)]
+        let accountDate = TransactionQuery(sortDescriptors: byDate, predicate: #Predicate<Transaction> {
+            $0.accountID == id && $0.transactionDate >= firstDay && $0.transactionDate < end
+        })
+        try await time("query.account_date", accountDate)
+
+        let low = Decimal(100), high = Decimal(110)
+        let groceries = TransactionQuery.predicate(forMerchantCategoryCodes: [MerchantCategoryCode(rawValue: 5411)])
+        let amount = #Predicate<Transaction> { $0.transactionAmount.amount >= low && $0.transactionAmount.amount <= high }
+        try await time("query.mcc_amount", TransactionQuery(sortDescriptors: byDate, predicate: allOf([groceries, amount])))
+
+        try await time("query.text", TransactionQuery(sortDescriptors: byDate, limit: 1_000, searchText: "pinecone"))
+        try await time("query.deep_page", TransactionQuery(sortDescriptors: byDate, limit: 1_000, offset: deepOffset))
+    }
+
+    private func time(_ name: String, _ query: TransactionQuery) async throws {
+        var rows = 0
+        for _ in 0..<2 { rows = try await store.transactions(query: query).count }
+        var samples: [Double] = []
+        let budget = Timing.now() + 3_000_000_000
+        while samples.count < iterations && (samples.count < 5 || Timing.now() < budget) {
+            samples.append(try await Timing.micros { rows = try await store.transactions(query: query).count })
+        }
+        report("\(name).rows", Double(rows), decimals: 0)
+        report("\(name).runs", Double(samples.count), decimals: 0)
+        report("\(name).median_us", Timing.median(samples))
+        report("\(name).p90_us", Timing.percentile(samples, 0.9))
+    }
+}

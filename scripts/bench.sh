@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Coffer's benchmark suite, side by side with the SQLite floor, ofxtools, ofxparse and hledger.
+#
+#   scripts/bench.sh [--quick]
+#
+# --quick: 10k and 100k transactions (a smoke run); the default adds 1M. The peers (ofxtools, ofxparse, hledger)
+# run on the 10k files, 3 runs each: at a few hundred transactions a second they would take hours at 1M.
+# Builds release, generates deterministic statements into bench-out/ (kept between runs), measures with
+# hyperfine (medians; 5 runs, 3 at 1M) and coffer-bench (library-side medians), and writes every figure with
+# the machine, the date and the ratios to bench-out/results.md (also printed). See docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=$ROOT/bench-out
+QUICK=0
+[[ ${1:-} == --quick ]] && QUICK=1
+if [[ $QUICK == 1 ]]; then SIZES=(10000 100000); else SIZES=(10000 100000 1000000); fi
+# BENCH_SIZES="100000" measures the imports at those sizes only (BIG stays the largest of the mode).
+BIG=${SIZES[-1]}
+[[ -n ${BENCH_SIZES:-} ]] && read -r -a SIZES <<< "$BENCH_SIZES"
+PEER_SIZES=(10000)
+PEER_RUNS=3
+# BENCH_PARTS picks sections (default all): build,import,reimport,overlap,query,history,peers. BENCH_KEEP=1 adds
+# to the figures of an earlier invocation instead of starting afresh (for measuring the parts at different times).
+PARTS=${BENCH_PARTS:-build,import,reimport,overlap,query,history,peers}
+part() { [[ ,$PARTS, == *,$1,* ]]; }
+mkdir -p "$OUT/data" "$OUT/stores" "$OUT/json"
+FIG=$OUT/figures.tsv
+[[ ${BENCH_KEEP:-0} == 1 ]] || : > "$FIG"
+log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
+fig() { printf '%s\t%s\n' "$1" "$2" >> "$FIG"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# Runs per figure: BENCH_RUNS (default 5) below 1M, BENCH_RUNS_BIG (default 3) at 1M.
+runs_for() { if (( $1 >= 1000000 )); then echo "${BENCH_RUNS_BIG:-3}"; else echo "${BENCH_RUNS:-5}"; fi; }
+
+# --- tools ------------------------------------------------------------------------------------------------
+need_apt=()
+command -v hyperfine > /dev/null || need_apt+=(hyperfine)
+command -v hledger > /dev/null || need_apt+=(hledger)
+[[ -x /usr/bin/time ]] || need_apt+=(time)
+[[ -f /usr/include/sqlite3.h ]] || need_apt+=(libsqlite3-dev)
+if (( ${#need_apt[@]} )); then
+    if [[ $(id -u) == 0 ]]; then
+        log "apt-get install ${need_apt[*]}"
+        apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" > /dev/null
+    else
+        echo "bench: install ${need_apt[*]} first" >&2; exit 1
+    fi
+fi
+PY=$OUT/venv/bin/python
+if [[ ! -x $PY ]]; then python3 -m venv "$OUT/venv"; fi
+for pkg in ofxtools ofxparse; do
+    if ! "$PY" -c "import $pkg" 2> /dev/null; then
+        log "pip install $pkg"
+        "$PY" -m pip install -q "$pkg" || echo "bench: pip install $pkg failed; its figures are left out" >&2
+    fi
+done
+
+fig machine.cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+fig machine.nproc "$(nproc)"
+fig machine.mem_gib "$(awk '/MemTotal/ {printf "%.1f", $2/1048576}' /proc/meminfo)"
+fig machine.date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+fig machine.mode "$([[ $QUICK == 1 ]] && echo quick || echo full)"
+fig load.start "$(load)"
+
+# --- build ------------------------------------------------------------------------------------------------
+if part build; then
+    log "swift build -c release"
+    swift build -c release --product coffer > /dev/null
+    swift build -c release --product coffer-bench > /dev/null
+fi
+BIN=${BENCH_BIN:-$(swift build -c release --show-bin-path)}
+COFFER=$BIN/coffer
+cc -O2 -o "$OUT/sqlite_floor" scripts/bench/sqlite_floor.c -lsqlite3
+fig machine.swift "$(swift --version 2>&1 | head -1)"
+fig machine.sqlite "$(sqlite3 --version 2> /dev/null | cut -d' ' -f1 || echo '?')"
+
+# --- data (deterministic; kept between runs) --------------------------------------------------------------
+gen() { # file command...
+    local file=$1; shift
+    [[ -s $file ]] && return 0
+    log "generate $(basename "$file")"
+    "$@" > /dev/null
+}
+for n in "${SIZES[@]}"; do
+    gen "$OUT/data/ofx1-$n.ofx" python3 scripts/gen-ofx.py --count "$n" --version 1 --out "$OUT/data/ofx1-$n.ofx"
+    gen "$OUT/data/ofx2-$n.ofx" python3 scripts/gen-ofx.py --count "$n" --version 2 --out "$OUT/data/ofx2-$n.ofx"
+    gen "$OUT/data/camt-$n.xml" python3 scripts/gen-camt.py "$n" "$OUT/data/camt-$n.xml"
+    gen "$OUT/data/csv-$n.csv" python3 scripts/gen-csv.py chase-checking "$n" "$OUT/data/csv-$n.csv"
+done
+half=$((BIG / 2))
+gen "$OUT/data/overlap-a-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --first 0 --count "$BIG" --out "$OUT/data/overlap-a-$BIG.ofx"
+gen "$OUT/data/overlap-b-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --first "$half" --count "$BIG" --out "$OUT/data/overlap-b-$BIG.ofx"
+# History: 100k new transactions of the gen-ofx.py account (1234567890), after its BIG transactions.
+gen "$OUT/data/extend-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --first "$BIG" --count 100000 --acct 1234567890 --out "$OUT/data/extend-$BIG.ofx"
+for k in $(seq 1 10); do
+    gen "$OUT/data/tiny-$k.ofx" python3 scripts/bench/gen-ofx-range.py --first $((20000000 + k * 5)) --count 5 --acct 1234567890 --out "$OUT/data/tiny-$k.ofx"
+done
+
+# --- helpers ----------------------------------------------------------------------------------------------
+# hf NAME RUNS [hyperfine options...] COMMAND: runs hyperfine, records NAME.median_s / .user_s / .sys_s.
+hf() {
+    local name=$1 runs=$2; shift 2
+    local json=$OUT/json/$name.json
+    hyperfine --style basic --runs "$runs" --export-json "$json" "$@" >&2
+    "$PY" - "$json" "$name" >> "$FIG" << 'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+n = sys.argv[2]
+print(f"{n}.median_s\t{r['median']:.6f}\n{n}.user_s\t{r['user']:.6f}\n{n}.sys_s\t{r['system']:.6f}\n{n}.runs\t{len(r['times'])}")
+EOF
+}
+rmstore() { rm -f "$1" "$1-wal" "$1-shm"; }
+# Peak resident memory (MiB) over the runs, from /usr/bin/time -f %M lines (KiB) in $1.
+peak() { awk '$1 ~ /^[0-9]+$/ { if ($1 > m) m = $1 } END { printf "%.1f", m / 1024 }' "$1"; }
+# Runs a command R times, collecting `key value` lines; records the median of each key under PREFIX.
+median_of() { # PREFIX RUNS COMMAND...
+    local prefix=$1 runs=$2; shift 2
+    local tmp; tmp=$(mktemp)
+    for _ in $(seq 1 "$runs"); do "$@" >> "$tmp"; done
+    "$PY" - "$tmp" "$prefix" >> "$FIG" << 'EOF'
+import statistics, sys
+values = {}
+for line in open(sys.argv[1]):
+    key, _, value = line.strip().partition(" ")
+    values.setdefault(key, []).append(float(value))
+for key, vs in values.items():
+    print(f"{sys.argv[2]}.{key}\t{statistics.median(vs)}")
+EOF
+    rm -f "$tmp"
+}
+
+# --- Coffer import per format and size --------------------------------------------------------------------
+part import && for n in "${SIZES[@]}"; do
+    runs=$(runs_for "$n")
+    for fmt in ofx1 ofx2 camt csv; do
+        case $fmt in camt) file=$OUT/data/camt-$n.xml ;; csv) file=$OUT/data/csv-$n.csv ;; *) file=$OUT/data/$fmt-$n.ofx ;; esac
+        store=$OUT/stores/$fmt-$n.sqlite
+        mem=$OUT/json/import.$fmt.$n.mem
+        : > "$mem"
+        log "import $fmt $n (load $(load))"
+        hf "import.$fmt.$n" "$runs" --prepare "rm -f $store $store-wal $store-shm" \
+            "/usr/bin/time -a -o $mem -f %M $COFFER import --store $store $file"
+        fig "import.$fmt.$n.peak_mib" "$(peak "$mem")"
+        fig "import.$fmt.$n.stored" "$(sqlite3 "$store" 'SELECT count(*) FROM txn' 2> /dev/null || echo '?')"
+    done
+    log "SQLite floor $n"
+    median_of "floor.$n" "$runs" "$OUT/sqlite_floor" "$OUT/stores/floor-$n.sqlite" "$n" 300
+done
+fig load.after_import "$(load)"
+
+# --- re-import: identical (ledger short-circuit) and --force (dedupe path) ---------------------------------
+store=$OUT/stores/ofx1-$BIG.sqlite
+file=$OUT/data/ofx1-$BIG.ofx
+runs=$(runs_for "$BIG")
+if part reimport; then
+log "re-import identical / --force ($BIG)"
+: > "$OUT/json/reimport.mem"
+hf "reimport.same.$BIG" "$runs" --warmup 1 "/usr/bin/time -a -o $OUT/json/reimport.mem -f %M $COFFER import --store $store $file"
+fig "reimport.same.$BIG.peak_mib" "$(peak "$OUT/json/reimport.mem")"
+: > "$OUT/json/force.mem"
+hf "reimport.force.$BIG" "$runs" "/usr/bin/time -a -o $OUT/json/force.mem -f %M $COFFER import --force --store $store $file"
+fig "reimport.force.$BIG.peak_mib" "$(peak "$OUT/json/force.mem")"
+fi
+
+# --- overlapping statement: B shares half its days (and transactions) with A -------------------------------
+ostore=$OUT/stores/overlap-$BIG.sqlite
+if part overlap; then
+log "overlapping statement ($BIG)"
+: > "$OUT/json/overlap.mem"
+hf "overlap.$BIG" "$runs" --prepare "rm -f $ostore $ostore-wal $ostore-shm; $COFFER import --store $ostore $OUT/data/overlap-a-$BIG.ofx" \
+    "/usr/bin/time -a -o $OUT/json/overlap.mem -f %M $COFFER import --store $ostore $OUT/data/overlap-b-$BIG.ofx"
+fig "overlap.$BIG.peak_mib" "$(peak "$OUT/json/overlap.mem")"
+fig "overlap.$BIG.stored" "$(sqlite3 "$ostore" 'SELECT count(*) FROM txn' 2> /dev/null || echo '?')"
+fi
+
+# --- snapshot queries on the BIG store ---------------------------------------------------------------------
+mid=$(python3 -c "import datetime; print(datetime.date(2020,1,1) + datetime.timedelta(days=$BIG // 500 // 2))")
+mid2=$(python3 -c "import datetime; print(datetime.date(2020,1,1) + datetime.timedelta(days=$BIG // 500 // 2 + 1))")
+if part query; then
+fig query.first_day "$mid"
+log "library queries ($BIG store, from $mid, load $(load))"
+"$BIN/coffer-bench" query --store "$store" --first-day "$mid" --iterations 300 --offset $((BIG * 9 / 10)) | sed 's/ /\t/' >> "$FIG"
+log "CLI query"
+hf "cli.account_date.$BIG" 20 --warmup 3 "$COFFER transactions --store $store --account 7890 --from $mid --to $mid2 --format ndjson > /dev/null"
+fig "cli.account_date.rows" "$("$COFFER" transactions --store "$store" --account 7890 --from "$mid" --to "$mid2" --format ndjson | wc -l)"
+fi
+
+# --- history and monitoring --------------------------------------------------------------------------------
+if part history; then
+hstore=$OUT/stores/history-$BIG.sqlite
+rmstore "$hstore"
+cp "$store" "$hstore"
+for ext in wal shm; do [[ -f $store-$ext ]] && cp "$store-$ext" "$hstore-$ext"; done
+log "history catch-up ($BIG + 100k)"
+"$BIN/coffer-bench" history --store "$hstore" --extend "$OUT/data/extend-$BIG.ofx" --runs 3 | sed 's/ /\t/' >> "$FIG"
+mstore=$OUT/stores/monitor.sqlite
+rmstore "$mstore"
+"$COFFER" import --store "$mstore" "$OUT/data/ofx1-10000.ofx"
+log "monitor latency (10 commits from another process)"
+"$BIN/coffer-bench" monitor --store "$mstore" --coffer "$COFFER" "$OUT"/data/tiny-{1..10}.ofx | sed 's/ /\t/' >> "$FIG"
+fig load.after_library "$(load)"
+fi
+
+# --- peers -------------------------------------------------------------------------------------------------
+part peers && for n in "${PEER_SIZES[@]}"; do
+    runs=$PEER_RUNS
+    for v in 1 2; do
+        # ofxtools' converter rejects gen-ofx.py's files (no LANGUAGE, SIC after NAME): it reads a spec-ordered copy.
+        gen "$OUT/data/ofx$v-$n.strict.ofx" python3 scripts/bench/ofx_strict.py "$OUT/data/ofx$v-$n.ofx" "$OUT/data/ofx$v-$n.strict.ofx"
+        for tool in ofxtools ofxparse; do
+            input=$OUT/data/ofx$v-$n.ofx
+            [[ $tool == ofxtools ]] && input=$OUT/data/ofx$v-$n.strict.ofx
+            if "$PY" -c "import $tool" 2> /dev/null; then
+                log "$tool ofx$v $n"
+                got=$("$PY" scripts/bench/peer_ofx.py "$tool" "$input" 2>&1 | tail -1 || true)
+                fig "peer.$tool.ofx$v.$n.count" "$got"
+                if [[ $got == "$n" ]]; then
+                    hf "peer.$tool.ofx$v.$n" "$runs" "$PY scripts/bench/peer_ofx.py $tool $input"
+                fi
+            else
+                fig "peer.$tool.ofx$v.$n.count" "not installed"
+            fi
+        done
+    done
+    log "hledger csv $n"
+    hf "peer.hledger.csv.$n" "$runs" "hledger -f $OUT/data/csv-$n.csv --rules-file scripts/bench/chase.rules print > /dev/null"
+done
+fig load.end "$(load)"
+
+"$PY" scripts/bench/report.py "$FIG" > "$OUT/results.md"
+cat "$OUT/results.md"
