@@ -75,9 +75,14 @@ public final class FinanceStore: Sendable {
             if access == .readWrite {
                 try migrator.migrate(pool)
             } else {
-                let complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                var complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                if !complete, FileManager.default.isWritableFile(atPath: path) {
+                    // A store from an older Coffer: upgrade it (under the same lock as any writer), then read.
+                    _ = try FinanceStore(path: path, access: .readWrite, logger: logger)
+                    complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                }
                 guard complete else {
-                    throw CofferError(.notAStore, "\(path): the store needs an upgrade; run a write command (coffer import) once")
+                    throw CofferError(.notAStore, "\(path): the store was made by an older Coffer and is read-only here; open it once with write access to upgrade it")
                 }
             }
             let meta = try pool.read { db in

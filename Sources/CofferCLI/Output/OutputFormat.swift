@@ -19,8 +19,11 @@ enum JSON {
         return encoder
     }
 
+    /// One encoder for every NDJSON line (making one per line showed in profiles).
+    static let compact = encoder(pretty: false)
+
     static func line<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try encoder(pretty: false).encode(value), as: UTF8.self)
+        String(decoding: try compact.encode(value), as: UTF8.self)
     }
 
     static func document<T: Encodable>(_ value: T) throws -> String {
@@ -32,13 +35,21 @@ enum Text {
     /// `2026-03-14` for a date-only value (midnight UTC), else `2026-03-14T09:30:00Z`.
     static func date(_ date: Date) -> String {
         if CalendarDay.isMidnightUTC(date) { return CalendarDay.string(date) }
+        let whole = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0
+        return (whole ? seconds : fractional).string(from: date)
+    }
+
+    // Made once: creating an ISO8601DateFormatter per date cost ~200 µs a row. Formatting is thread-safe.
+    nonisolated(unsafe) static let seconds: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        if date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) != 0 {
-            formatter.formatOptions.insert(.withFractionalSeconds)
-        }
-        return formatter.string(from: date)
-    }
+        return formatter
+    }()
+    nonisolated(unsafe) static let fractional: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
 
     /// Signed for people: a debit shows as minus.
     static func signed(_ amount: CurrencyAmount, _ indicator: CreditDebitIndicator) -> String {
