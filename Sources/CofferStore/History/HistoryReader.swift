@@ -87,15 +87,22 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
     }
 
     private func startState() async throws -> State {
-        let (last, horizon) = try await store.read { db in
-            (try FinanceStore.lastSequence(db), try FinanceStore.horizon(db))
+        guard let since else {
+            let last = try await store.read { db in try FinanceStore.lastSequence(db) }
+            return .snapshot(at: last, after: nil, emitted: false)
         }
-        guard let since else { return .snapshot(at: last, after: nil, emitted: false) }
         let position = try store.position(of: since)
+        // One read checks the token and fetches the first window: "nothing new" costs a single round trip.
+        let query = windowQuery(after: position.sequence)
+        let (last, horizon, window) = try await store.read { db in
+            (try FinanceStore.lastSequence(db), try FinanceStore.horizon(db),
+             position.inSnapshot ? [] : try Self.coalesce(db, query.sql, query.arguments))
+        }
         // A position behind the compaction horizon lost changes; one ahead of the store came from elsewhere.
         guard position.sequence >= horizon, position.sequence <= last else { throw FinanceError.historyTokenInvalid }
         if position.inSnapshot { return .snapshot(at: position.sequence, after: position.snapshotAfter, emitted: true) }
-        return .changes(after: position.sequence, pending: [])
+        if window.isEmpty, !isMonitoring { return .finished }
+        return .changes(after: position.sequence, pending: window)
     }
 
     private var table: String {
@@ -151,7 +158,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         return ("SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?", arguments)
     }
 
-    private func readWindow(after: Int64) async throws -> [Coalesced] {
+    private func windowQuery(after: Int64) -> (sql: String, arguments: StatementArguments) {
         var sql = "SELECT seq, op, entity_id FROM change_log WHERE entity = ? AND seq > ?"
         var arguments: StatementArguments = [entity.rawValue, after]
         if let accountID {
@@ -160,28 +167,34 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         }
         sql += " ORDER BY seq LIMIT ?"
         arguments += [options.window]
-        let finalSQL = sql
-        let finalArguments = arguments
-        return try await store.read { db in
-            var byID: [UUID: Int] = [:]
-            var list: [Coalesced] = []
-            let cursor = try Row.fetchCursor(db, sql: finalSQL, arguments: finalArguments)
-            while let row = try cursor.next() {
-                let seq: Int64 = row[0]
-                let op = ChangeOp(rawValue: row[1]) ?? .update
-                let id: UUID = row[2]
-                if let index = byID[id] {
-                    list[index].lastSeq = seq
-                    list[index].lastOp = op
-                    if op == .insert { list[index].sawInsert = true }
-                } else {
-                    byID[id] = list.count
-                    list.append(Coalesced(id: id, lastSeq: seq, lastOp: op, sawInsert: op == .insert))
-                }
+        return (sql, arguments)
+    }
+
+    private func readWindow(after: Int64) async throws -> [Coalesced] {
+        let query = windowQuery(after: after)
+        return try await store.read { db in try Self.coalesce(db, query.sql, query.arguments) }
+    }
+
+    /// One window of the change log, one entry per entity, ordered by its last change.
+    private static func coalesce(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Coalesced] {
+        var byID: [UUID: Int] = [:]
+        var list: [Coalesced] = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            let seq: Int64 = row[0]
+            let op = ChangeOp(rawValue: row[1]) ?? .update
+            let id: UUID = row[2]
+            if let index = byID[id] {
+                list[index].lastSeq = seq
+                list[index].lastOp = op
+                if op == .insert { list[index].sawInsert = true }
+            } else {
+                byID[id] = list.count
+                list.append(Coalesced(id: id, lastSeq: seq, lastOp: op, sawInsert: op == .insert))
             }
-            list.sort { $0.lastSeq < $1.lastSeq }
-            return list
         }
+        list.sort { $0.lastSeq < $1.lastSeq }
+        return list
     }
 
     private struct Materialized {
