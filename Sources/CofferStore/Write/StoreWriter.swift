@@ -48,7 +48,7 @@ public final class StoreWriter {
     /// The import ledger row the changes belong to, when the write is an import.
     public private(set) var importID: Int64?
     /// Transaction changes made so far.
-    public private(set) var transactionCounts = ChangeCounts()
+    public internal(set) var transactionCounts = ChangeCounts()
     /// Account and balance changes made so far.
     public private(set) var otherCounts = ChangeCounts()
 
@@ -61,7 +61,9 @@ public final class StoreWriter {
     // MARK: Change log
 
     private var logStatement: BoundStatement?
-    private var insertStatement: BoundStatement?
+    var insertStatement: BoundStatement?
+    /// Set once an amount with more than six decimals was stored (see `noteInexactAmount`).
+    var notedInexact = false
 
     @discardableResult
     func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID) throws -> Int64 {
@@ -143,165 +145,6 @@ public final class StoreWriter {
             """).execute(arguments: StatementArguments(values))
         otherCounts.inserted += 1
         return true
-    }
-
-    // MARK: Transactions
-
-    private static let storedColumns = Rows.transactionColumns + ", external_id, fingerprint, occurrence"
-
-    private func stored(_ row: Row) throws -> StoredTransaction {
-        StoredTransaction(transaction: try Rows.transaction(row),
-                          keys: DedupeKeys(externalID: row[16], fingerprint: row[17], occurrence: row[18]))
-    }
-
-    public func transaction(id: UUID) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE id = ?"), arguments: [id]).map(stored)
-    }
-
-    /// The transaction the institution knows by `externalID` in this account.
-    public func transaction(accountID: UUID, externalID: String) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE account_id = ? AND external_id = ?"),
-                         arguments: [accountID, externalID]).map(stored)
-    }
-
-    /// The transaction with this content fingerprint and occurrence number in this account.
-    public func transaction(accountID: UUID, fingerprint: String, occurrence: Int) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE account_id = ? AND fingerprint = ? AND occurrence = ?"),
-                         arguments: [accountID, fingerprint, occurrence]).map(stored)
-    }
-
-    /// Pending and authorized transactions of an account dated in `range` (inclusive), oldest first.
-    public func openTransactions(accountID: UUID, from start: Date, through end: Date) throws -> [StoredTransaction] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
-            WHERE account_id = ? AND status IN (0, 3) AND transaction_date BETWEEN ? AND ? ORDER BY transaction_date, id
-            """), arguments: [accountID, Rows.millis(start), Rows.millis(end)]).map(stored)
-    }
-
-    /// Whether a transaction with this institution id was deleted from the account before.
-    public func isDeleted(accountID: UUID, externalID: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND external_id = ? LIMIT 1"),
-                          arguments: [accountID, externalID]) ?? false
-    }
-
-    /// Whether a transaction with this fingerprint and occurrence was deleted from the account before.
-    public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND fingerprint = ? AND occurrence = ? LIMIT 1"),
-                          arguments: [accountID, fingerprint, occurrence]) ?? false
-    }
-
-    public func insert(_ transaction: Transaction, keys: DedupeKeys) throws {
-        try noteInexactAmount(transaction.transactionAmount.amount)
-        let seq = try log(.transaction, .insert, id: transaction.id, accountID: transaction.accountID)
-        var args = Rows.transactionArguments(transaction)
-        args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
-        args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence), seq.databaseValue])
-        if insertStatement == nil {
-            insertStatement = try BoundStatement(db, sql: """
-                INSERT INTO txn(\(Rows.transactionColumns), amount_scaled, external_id, fingerprint, occurrence, created_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        }
-        try insertStatement!.execute(args)
-        transactionCounts.inserted += 1
-    }
-
-    /// Replaces a stored transaction's values and keys (same id). Logs an update.
-    public func update(_ transaction: Transaction, keys: DedupeKeys) throws {
-        try noteInexactAmount(transaction.transactionAmount.amount)
-        try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
-        var args = Rows.transactionArguments(transaction)
-        let id = args.removeFirst()
-        args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
-        args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence), id])
-        try db.cachedStatement(sql: """
-            UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
-            exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
-            type = ?, status = ?, transaction_date = ?, posted_date = ?, amount_scaled = ?, external_id = ?,
-            fingerprint = ?, occurrence = ? WHERE id = ?
-            """).execute(arguments: StatementArguments(args))
-        transactionCounts.updated += 1
-    }
-
-    /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back.
-    public func delete(_ stored: StoredTransaction) throws {
-        let t = stored.transaction
-        let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID)
-        try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t.id])
-        try db.cachedStatement(sql: """
-            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [t.id, t.accountID, stored.keys.externalID, stored.keys.fingerprint, stored.keys.occurrence, seq])
-        transactionCounts.deleted += 1
-    }
-
-    /// Transactions of an account on one calendar day with this exact amount and direction, for matching a
-    /// record from another source (which words the same transaction differently).
-    public func transactions(accountID: UUID, on day: Date, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
-        let start = Rows.millis(day)
-        return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
-            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND amount_scaled = ? AND indicator = ?
-            ORDER BY id
-            """), arguments: [accountID, start, start + 86_400_000, Rows.scaled(amount), indicator.rawValue]).map(stored)
-    }
-
-    /// Replaces a transaction's dedupe keys without changing its data (no history change): a record from a
-    /// higher-fidelity source lends its institution id.
-    public func setKeys(_ keys: DedupeKeys, forTransaction id: UUID) throws {
-        try db.cachedStatement(sql: "UPDATE txn SET external_id = ?, fingerprint = ?, occurrence = ? WHERE id = ?")
-            .execute(arguments: [keys.externalID, keys.fingerprint, keys.occurrence, id])
-    }
-
-    /// Remembers keys a transaction no longer carries (a pending record's, once it is booked), so a re-import of
-    /// the old record is recognised instead of inserted again. No history change.
-    public func retireKeys(_ keys: DedupeKeys, ofTransaction id: UUID, accountID: UUID) throws {
-        guard keys.externalID != nil || keys.fingerprint != nil else { return }
-        let seq = try FinanceStore.lastSequence(db)
-        try db.cachedStatement(sql: """
-            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [id, accountID, keys.externalID, keys.fingerprint, keys.occurrence, seq])
-    }
-
-    /// What an account already holds, asked once per statement so that imports can skip look-ups that cannot
-    /// match (a new account has nothing to dedupe against; an account fed by one kind of source needs no
-    /// cross-source matching; one without pending transactions needs no pending→booked search).
-    public struct AccountFacts: Sendable {
-        public var hasTransactions: Bool
-        public var hasExternalIDs: Bool
-        public var hasRecordsWithoutExternalID: Bool
-        public var hasOpenTransactions: Bool
-
-        public init(hasTransactions: Bool, hasExternalIDs: Bool, hasRecordsWithoutExternalID: Bool, hasOpenTransactions: Bool) {
-            self.hasTransactions = hasTransactions
-            self.hasExternalIDs = hasExternalIDs
-            self.hasRecordsWithoutExternalID = hasRecordsWithoutExternalID
-            self.hasOpenTransactions = hasOpenTransactions
-        }
-    }
-
-    public func facts(accountID: UUID) throws -> AccountFacts {
-        func exists(_ condition: String) throws -> Bool {
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND \(condition))", arguments: [accountID]) ?? false
-        }
-        return AccountFacts(hasTransactions: try exists("1"), hasExternalIDs: try exists("external_id IS NOT NULL"),
-                            hasRecordsWithoutExternalID: try exists("external_id IS NULL"),
-                            hasOpenTransactions: try exists("status IN (0, 3)"))
-    }
-
-    /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
-    public func hasTombstones() throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
-    }
-
-    /// An amount with more than six decimals is stored truncated in `amount_scaled`; from then on, SQL
-    /// comparisons on amounts only pre-filter and Swift decides (see `PredicateSQL`).
-    private var notedInexact = false
-    private func noteInexactAmount(_ amount: Decimal) throws {
-        guard !notedInexact, ExactDecimal.scaled(amount) == nil else { return }
-        try db.execute(sql: "INSERT OR REPLACE INTO store_meta(key, value) VALUES ('inexact_amounts', 1)")
-        notedInexact = true
     }
 
     // MARK: Import ledger
