@@ -17,6 +17,9 @@ public enum ExactDecimal {
     /// Made once: building a `Locale` per call cost more than the parse itself.
     private static let posix = Locale(identifier: "en_US_POSIX")
 
+    /// `parse` for a `String`: a concrete entry point, so callers in other modules get the specialized code.
+    public static func parse(_ text: String) -> Decimal? { parse(Substring(text)) }
+
     /// Parses `[+-]digits[.digits]` (or `.5`, `5.`); nil for anything else. At most 38 significant digits.
     public static func parse(_ text: some StringProtocol) -> Decimal? {
         var sawDigit = false

@@ -61,7 +61,12 @@ public final class FinanceStore: Sendable {
         config.label = "coffer"
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
-            if !db.configuration.readonly {
+            if db.configuration.readonly {
+                // Readers (queries, history): memory-mapped pages and a larger cache instead of a pread system
+                // call per page (12% of a query's time). The writer keeps SQLite's defaults so that an import's
+                // memory stays small whatever the store's size.
+                try db.execute(sql: "PRAGMA mmap_size = 268435456; PRAGMA cache_size = -16000")
+            } else {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
