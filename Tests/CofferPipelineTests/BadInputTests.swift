@@ -31,6 +31,7 @@ import Testing
                                 line: 3, containing: "amount")
         try await expectFailure(bench, "empty.csv", [], containing: "empty")
         try await expectFailure(bench, "garbage.bin", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }, containing: "not")
+        try await expectFailure(bench, "excel-unicode.csv", [0xFF, 0xFE] + Array("Date\tAmount\n".utf8).flatMap { [$0, 0] }, containing: "UTF-16")
         try await expectFailure(bench, "unknown.csv", Array("Foo;Bar\n1;2\n".utf8), containing: "not a recognised statement")
         let ofx = "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>2</BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260301<TRNAMT>-1.00<FITID>a</STMTTRN><STMTTRN><TRNTYPE>DEB"
         try await expectFailure(bench, "truncated.ofx", Array(ofx.utf8), containing: "ofx")

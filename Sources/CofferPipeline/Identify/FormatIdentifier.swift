@@ -48,6 +48,10 @@ public struct FormatIdentifier: Sendable {
         if let profile = try profiles.identify(input) {
             return try csv(profile)
         }
+        if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
+            throw CofferError(.unknownFormat, "UTF-16 text (an Excel 'Unicode text' export?); save it as UTF-8 CSV and import that",
+                              location: SourceLocation(file: input.name, line: 1))
+        }
         if prefix.prefix(512).contains(0) {
             throw CofferError(.unknownFormat, "binary data, not a statement (OFX/QFX, camt XML or CSV)",
                               location: SourceLocation(file: input.name))
