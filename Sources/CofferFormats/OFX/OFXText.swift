@@ -9,6 +9,18 @@
 /// stays a literal `&`. Double-escaped references (`&amp;amp;`, `&amp;lt;`) decode fully, to `&` and `<`.
 enum OFXText {
     /// Space, tab, line ends and NUL (files pad with NULs).
+    /// Grows raw byte storage to hold `needed` bytes (at least doubling), keeping the first `count`: shared by the
+    /// tokenizer's input window and the value buffer.
+    static func reserve(_ storage: inout UnsafeMutablePointer<UInt8>, capacity: inout Int, keeping count: Int, needed: Int) {
+        guard needed > capacity else { return }
+        let grown = max(needed, capacity &* 2)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        bigger.update(from: storage, count: count)
+        storage.deallocate()
+        storage = bigger
+        capacity = grown
+    }
+
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x00 }
 
     /// Decodes the entity references in `bytes[from...]` in place.

@@ -53,14 +53,7 @@ final class OFXTokenizer {
     /// Appends `chunk` after the unconsumed bytes, growing the storage when needed.
     private func append(_ chunk: [UInt8]) {
         let needed = count &+ chunk.count
-        if needed > capacity {
-            let grown = max(needed, capacity &* 2)
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            bigger.update(from: storage, count: count)
-            storage.deallocate()
-            storage = bigger
-            capacity = grown
-        }
+        OFXText.reserve(&storage, capacity: &capacity, keeping: count, needed: needed)
         chunk.withUnsafeBufferPointer { source in
             if let base = source.baseAddress { (storage + count).update(from: base, count: source.count) }
         }

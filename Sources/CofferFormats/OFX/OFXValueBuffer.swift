@@ -16,14 +16,7 @@ final class OFXValueBuffer {
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let needed = count &+ bytes.count
-        if needed > capacity {
-            let grown = max(needed, capacity &* 2)
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            bigger.update(from: storage, count: count)
-            storage.deallocate()
-            storage = bigger
-            capacity = grown
-        }
+        OFXText.reserve(&storage, capacity: &capacity, keeping: count, needed: needed)
         (storage + count).update(from: source, count: bytes.count)
         count = needed
     }
