@@ -52,3 +52,20 @@ func collect<M>(_ history: FinanceStore.History<M>) async throws -> [Changes<M>]
     for try await changes in history { out.append(changes) }
     return out
 }
+
+/// SQLite's `EXPLAIN QUERY PLAN` for an explained query (parameters unbound: the plan does not depend on them),
+/// read by a separate program so the test sees what any SQLite client would.
+func sqliteQueryPlan(_ path: String, _ explained: QueryExplanation) throws -> String {
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", """
+        import sqlite3,sys
+        c=sqlite3.connect(sys.argv[1]); sql=sys.argv[2]
+        print("\\n".join(r[3] for r in c.execute("EXPLAIN QUERY PLAN " + sql, [None] * sql.count("?"))))
+        """, path, explained.sql]
+    process.standardOutput = output
+    try process.run()
+    process.waitUntilExit()
+    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+}

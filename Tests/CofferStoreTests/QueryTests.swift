@@ -44,6 +44,30 @@ import Testing
         #expect(everything.map(\.id) == seen)
     }
 
+    @Test func aDateRangeWithoutAnAccountCoversEveryAccountInDateOrder() async throws {
+        let (store, path) = try makeStore()
+        let a = try addAccount(store, number: "111")
+        let b = try addAccount(store, number: "222", name: "Savings")
+        var all: [Transaction] = []
+        for i in 1...20 {
+            all.append(makeTransaction(a.id, "\(i)", on: String(format: "2026-03-%02d", i)))
+            all.append(makeTransaction(b.id, "\(i).5", on: String(format: "2026-03-%02d", 21 - i)))
+        }
+        try insert(store, all)
+        let start = day("2026-03-05"), end = day("2026-03-09")
+        let query = TransactionQuery(sortDescriptors: [SortDescriptor(\.transactionDate)],
+                                     predicate: #Predicate { $0.transactionDate >= start && $0.transactionDate <= end })
+        let explained = store.explain(query)
+        #expect(explained.sql.contains("account_id IN (SELECT id FROM account)"))
+        let hits = try await store.transactions(query: query)
+        #expect(hits.count == 10)
+        #expect(Set(hits.map(\.accountID)) == [a.id, b.id])
+        #expect(hits.map(\.transactionDate) == hits.map(\.transactionDate).sorted())
+        // SQLite walks the (account, date, amount) index, not the whole table.
+        let plan = try sqliteQueryPlan(path, explained)
+        #expect(plan.contains("txn_account_date_amount"), "\(plan)")
+    }
+
     @Test func sortsByAmountAndByTextAreRight() async throws {
         let (store, _) = try makeStore()
         let a = try addAccount(store)

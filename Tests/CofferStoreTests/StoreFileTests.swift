@@ -96,14 +96,15 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", """
             import sqlite3,sys
-            c=sqlite3.connect(sys.argv[1]); c.execute("drop index txn_account_id"); c.execute("drop index balance_account_id")
+            c=sqlite3.connect(sys.argv[1]); c.execute("drop index balance_account_id")
             c.execute("drop index txn_account_date_amount"); c.execute("create index txn_account_date on txn(account_id, transaction_date)")
-            c.execute("delete from grdb_migrations where identifier like 'v3-%'"); c.commit()
+            c.execute("create index txn_date on txn(transaction_date)")
+            c.execute("delete from grdb_migrations where identifier like 'v3-%' or identifier like 'v4-%'"); c.commit()
             """, path]
         try process.run()
         process.waitUntilExit()
         let reader = try FinanceStore(path: path, access: .readOnly)
         #expect(try await reader.accounts(query: AccountQuery()).count == 1)
-        #expect(try await reader.info().schemaVersion.hasPrefix("v3"))
+        #expect(try await reader.info().schemaVersion.hasPrefix("v4"))
     }
 }

@@ -147,7 +147,9 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         var conditions = ["created_seq <= ?"]
         var arguments: StatementArguments = [at]
         if let accountID {
-            conditions.append("\(accountColumn) = ?")
+            // `+` keeps the planner on the primary key (the order of the pages) for transactions, which have no
+            // (account, id) index: filtering one account's rows out of the id order beats sorting them per page.
+            conditions.append(entity == .transaction ? "+account_id = ?" : "\(accountColumn) = ?")
             arguments += [accountID]
         }
         if let after {

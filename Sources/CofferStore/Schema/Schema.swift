@@ -147,6 +147,16 @@ enum Schema {
                 CREATE INDEX txn_account_date_amount ON txn(account_id, transaction_date, amount_scaled);
                 """)
         }
+        // Every index on `txn` costs about 1 µs per imported row (measured with a C program inserting 200k rows:
+        // 6.5 µs with none, 12.7 µs with all seven). Two earned less than they cost: a date-only query now walks
+        // (account, date, amount) once per account (`account_id IN (SELECT id FROM account)`, added by the query
+        // planner), and snapshot history pages through the primary key, filtering the account.
+        migrator.registerMigration("v4-leaner-transaction-indexes") { db in
+            try db.execute(sql: """
+                DROP INDEX txn_date;
+                DROP INDEX txn_account_id;
+                """)
+        }
         return migrator
     }
 
