@@ -77,7 +77,9 @@ public struct Importer: Sendable {
                 try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
                 let session = try ImportSession(writer: writer, normalizer: normalizer, fileName: path, report: report,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress)
-                try format.parser.parse(input) { event in try session.handle(event) }
+                try ImportPipe.run(parser: format.parser, input: input, preparer: TransactionPreparer(normalizer: normalizer)) { event in
+                    try session.handle(event)
+                }
                 try session.finish()
                 try writer.finishImport(unchanged: session.report.unchanged)
                 var done = session.report

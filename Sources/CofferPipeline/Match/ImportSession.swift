@@ -43,9 +43,6 @@ final class ImportSession {
     /// Institution ids seen in this file, per account (hashed), to tell duplicate ids apart.
     private var seenExternal: Set<UInt64> = []
     private var processed = 0
-    private var random = FastRandom()
-    /// One clock reading per statement is enough for the time-ordered ids' millisecond part.
-    private var now = Date()
 
     init(writer: StoreWriter, normalizer: DescriptionNormalizer, fileName: String, report: FileReport,
          collectChanges: Bool, progress: ((Int) -> Void)?) throws {
@@ -59,10 +56,10 @@ final class ImportSession {
         if collectChanges { self.report.changes = [] }
     }
 
-    func handle(_ event: StatementEvent) throws {
+    func handle(_ event: PreparedEvent) throws {
         switch event {
         case .begin(let header): try begin(header)
-        case .transaction(let raw): try transaction(raw)
+        case .transaction(let prepared): try transaction(prepared)
         case .balance(let raw):
             guard account != nil else { throw CofferError(.badInput, "a balance before any statement header", location: raw.location) }
             balances.append(raw)
@@ -146,20 +143,25 @@ final class ImportSession {
 
     // MARK: Transactions
 
-    private func transaction(_ raw: RawTransaction) throws {
+    private func transaction(_ prepared: PreparedTransaction) throws {
+        let raw = prepared.raw
         guard let account else {
             throw CofferError(.badInput, "a transaction before any statement header", location: raw.location)
         }
-        var incoming = try normalize(raw, account: account)
-        processed += 1
-        if processed % 10_000 == 0 {
-            progress?(processed)
-            now = Date()
+        var prepared = prepared
+        if raw.currencyCode == nil, prepared.transaction.transactionAmount.currencyCode != account.currencyCode {
+            // The stored account's currency differs from what the statement header said: prepare again with it.
+            prepared = try TransactionPreparer.prepare(raw, id: prepared.transaction.id, accountID: account.id,
+                                                       accountCurrency: account.currencyCode, normalizer: normalizer)
         }
+        var incoming = prepared.transaction
+        incoming.accountID = account.id
+        let fingerprint = prepared.fingerprint
+        processed += 1
+        if processed % 10_000 == 0 { progress?(processed) }
         minDate = min(minDate ?? incoming.transactionDate, incoming.transactionDate)
         maxDate = max(maxDate ?? incoming.transactionDate, incoming.transactionDate)
 
-        let fingerprint = Fingerprint(transaction: incoming)
         let occurrenceKey = fingerprint.hash ^ accountSalt(account.id)
         let occurrence = (occurrences[occurrenceKey] ?? 0) + 1
         occurrences[occurrenceKey] = occurrence
@@ -228,7 +230,7 @@ final class ImportSession {
             report.unchanged += 1
             return
         }
-        try writer.insert(incoming, keys: keys)
+        try writer.insert(incoming, keys: keys, amounts: prepared.amounts)
         if incoming.status == .pending || incoming.status == .authorized {
             seenOpen.insert(incoming.id)
             facts.hasOpenTransactions = true
@@ -303,29 +305,6 @@ final class ImportSession {
             !claimed.contains(c.transaction.id) && (c.keys.externalID == nil) != (externalID == nil)
                 && c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
         }
-    }
-
-    // MARK: Normalize
-
-    private func normalize(_ raw: RawTransaction, account: Account) throws -> Transaction {
-        guard let date = raw.transactionDate ?? raw.postedDate else {
-            throw CofferError(.badInput, "the transaction has no date", location: raw.location)
-        }
-        let text = normalizer.normalize(raw)
-        let currency = (raw.currencyCode ?? account.currencyCode).uppercased()
-        let foreign: CurrencyAmount? = {
-            guard let amount = raw.foreignAmount, let code = raw.foreignCurrencyCode, code.uppercased() != currency else { return nil }
-            return CurrencyAmount(amount: amount.magnitude, currencyCode: code.uppercased())
-        }()
-        return Transaction(
-            id: .timeOrdered(at: now, using: &random), accountID: account.id,
-            transactionAmount: CurrencyAmount(amount: raw.amount.magnitude, currencyCode: currency),
-            foreignCurrencyAmount: foreign, foreignCurrencyExchangeRate: foreign == nil ? nil : raw.exchangeRate,
-            creditDebitIndicator: raw.resolvedIndicator, transactionDescription: text.display,
-            originalTransactionDescription: DescriptionNormalizer.originalDescription(of: raw),
-            merchantCategoryCode: text.merchantCategoryCode, merchantName: text.merchantName,
-            transactionType: text.transactionType, status: raw.status ?? .booked,
-            transactionDate: date.date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate?.date)
     }
 
     private func note(_ op: String, _ t: Transaction) {

@@ -20,25 +20,45 @@ final class BoundStatement {
         self.sql = sql
     }
 
-    /// Binds `values` in order and runs the statement to completion.
-    func execute(_ values: [DatabaseValue]) throws {
+    // Binding one value at a time, straight from Swift values: no intermediate `[DatabaseValue]` per row.
+    // Values are copied by SQLite (`SQLITE_TRANSIENT`), so nothing needs to outlive the call.
+
+    func bind(_ index: CInt, _ value: Int64) throws {
+        try check(sqlite3_bind_int64(statement.sqliteStatement, index, value))
+    }
+
+    func bind(_ index: CInt, _ value: Int64?) throws {
+        guard let value else { return try check(sqlite3_bind_null(statement.sqliteStatement, index)) }
+        try bind(index, value)
+    }
+
+    func bind(_ index: CInt, _ value: String?) throws {
+        guard var value else { return try check(sqlite3_bind_null(statement.sqliteStatement, index)) }
         let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        for (offset, value) in values.enumerated() {
-            let index = CInt(offset + 1)
-            let code: CInt
-            switch value.storage {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .int64(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .double(let number): code = sqlite3_bind_double(handle, index, number)
-            case .string(let text): code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
-            case .blob(let data):
-                code = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, CInt($0.count), Self.transient) }
-            }
-            guard code == SQLITE_OK else { throw error(code) }
+        let code = value.withUTF8 { bytes -> CInt in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                     CInt(bytes.count), Self.transient)
         }
+        try check(code)
+    }
+
+    func bind(_ index: CInt, _ value: UUID) throws {
+        let handle = statement.sqliteStatement
+        let code = withUnsafeBytes(of: value.uuid) { sqlite3_bind_blob(handle, index, $0.baseAddress, 16, Self.transient) }
+        try check(code)
+    }
+
+    /// Runs the statement bound with `bind` to completion and resets it for the next row.
+    func step() throws {
+        let handle = statement.sqliteStatement
         let result = sqlite3_step(handle)
+        sqlite3_reset(handle)
         guard result == SQLITE_DONE else { throw error(result) }
+    }
+
+    private func check(_ code: CInt) throws {
+        guard code == SQLITE_OK else { throw error(code) }
     }
 
     private func error(_ code: CInt) -> DatabaseError {

@@ -72,8 +72,14 @@ public final class StoreWriter {
                 INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id) VALUES (?, ?, ?, ?, ?, ?)
                 """)
         }
-        try logStatement!.execute([Int64(entity.rawValue).databaseValue, Int64(op.rawValue).databaseValue, id.databaseValue,
-                                   accountID.databaseValue, now.databaseValue, importID?.databaseValue ?? .null])
+        let s = logStatement!
+        try s.bind(1, Int64(entity.rawValue))
+        try s.bind(2, Int64(op.rawValue))
+        try s.bind(3, id)
+        try s.bind(4, accountID)
+        try s.bind(5, now)
+        try s.bind(6, importID)
+        try s.step()
         return db.lastInsertedRowID
     }
 

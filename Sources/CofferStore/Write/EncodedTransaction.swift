@@ -1,0 +1,25 @@
+import CofferModel
+import Foundation
+
+/// The stored text and integer forms of a transaction's amounts, computed before the write.
+///
+/// Turning a `Decimal` into its exact text and micro-units costs about a microsecond per transaction; an import
+/// computes them on its parsing thread (see `CofferPipeline`'s import pipe) so the thread holding the write
+/// transaction only binds values. Everything else is bound straight from the `Transaction`.
+public struct EncodedAmounts: Sendable, Equatable {
+    let amountText: String
+    /// Micro-units; `nil` when the amount has more than six decimals (stored truncated, see `Rows.scaled`).
+    let exactScaled: Int64?
+    let amountScaled: Int64
+    let foreignAmountText: String?
+    let exchangeRateText: String?
+
+    public init(_ t: Transaction) {
+        let amount = t.transactionAmount.amount
+        amountText = ExactDecimal.text(amount)
+        exactScaled = ExactDecimal.scaled(amount)
+        amountScaled = exactScaled ?? Rows.scaled(amount)
+        foreignAmountText = t.foreignCurrencyAmount.map { ExactDecimal.text($0.amount) }
+        exchangeRateText = t.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) }
+    }
+}

@@ -1,0 +1,84 @@
+@testable import CofferPipeline
+import CofferFormats
+import CofferModel
+import Foundation
+import Synchronization
+import Testing
+
+/// A parser that emits a header and `count` transactions, then fails if asked to; it records how far it got.
+private struct CountingParser: StatementParser {
+    let count: Int
+    let failAfter: Int?
+    let emitted: Progress
+
+    final class Progress: Sendable {
+        let value = Mutex(0)
+        let stoppedEarly = Mutex(false)
+    }
+
+    func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+        try emit(.begin(RawStatementHeader(account: RawAccountIdentity(accountNumber: "1", currencyCode: "USD"),
+                                           location: SourceLocation(file: "x"))))
+        for i in 0..<count {
+            if let failAfter, i == failAfter {
+                throw CofferError(.badInput, "bad row \(i + 1)", location: SourceLocation(file: "x", line: i + 1))
+            }
+            do {
+                try emit(.transaction(RawTransaction(location: SourceLocation(file: "x", line: i + 1), externalID: "T\(i)",
+                                                     amount: Decimal(i + 1), transactionDate: RawDate(date: Date(), isDateOnly: true),
+                                                     name: "Row \(i)")))
+            } catch {
+                emitted.stoppedEarly.withLock { $0 = true }
+                throw error
+            }
+            emitted.value.withLock { $0 += 1 }
+        }
+        try emit(.end)
+    }
+}
+
+@Suite("Import pipe: parsing thread → writing thread") struct ImportPipeTests {
+    let preparer = TransactionPreparer(normalizer: DescriptionNormalizer())
+
+    @Test func everyEventArrivesOnceInOrder() throws {
+        let parser = CountingParser(count: 10_000, failAfter: nil, emitted: .init())
+        var lines: [Int] = []
+        try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
+            if case .transaction(let p) = event { lines.append(p.raw.location.line ?? -1) }
+        }
+        #expect(lines == Array(1...10_000))
+    }
+
+    @Test func aParseErrorArrivesAfterEveryEventBeforeIt() throws {
+        let parser = CountingParser(count: 10_000, failAfter: 7_777, emitted: .init())
+        var seen = 0
+        #expect {
+            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
+                if case .transaction = event { seen += 1 }
+            }
+        } throws: { error in
+            (error as? CofferError)?.location?.line == 7_778
+        }
+        #expect(seen == 7_777)
+    }
+
+    @Test func aWriterErrorStopsTheParsingThreadBeforeReturning() throws {
+        // Far more events than the queue holds: the parser is blocked on a full queue when the writer fails.
+        let progress = CountingParser.Progress()
+        let parser = CountingParser(count: 200_000, failAfter: nil, emitted: progress)
+        struct WriterFailed: Error {}
+        var seen = 0
+        #expect(throws: WriterFailed.self) {
+            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
+                if case .transaction = event { seen += 1 }
+                if seen == 100 { throw WriterFailed() }
+            }
+        }
+        // `run` returned only after the parser stopped: it made no progress since, and stopped early.
+        let emittedAtReturn = progress.value.withLock { $0 }
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(progress.value.withLock { $0 } == emittedAtReturn)
+        #expect(progress.stoppedEarly.withLock { $0 })
+        #expect(emittedAtReturn < 200_000)
+    }
+}
