@@ -60,7 +60,7 @@ struct CofferCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
-            HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
+            ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
         ])
 }
 

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+struct ParseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parse", abstract: "Print the transactions statement files hold, normalized, without a store.",
+        discussion: """
+            Reads each file as `coffer import` would (format detection, CSV profiles, description cleaning, \
+            merchant, MCC and type), but matches nothing and writes nothing: a way to check a file or a CSV profile \
+            first. Transactions print in file order; without a store there is no account id (all zeros).
+            Examples:
+              coffer parse statement.ofx
+              coffer parse --profile chase-checking export.csv --format csv
+            """)
+
+    @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns.") var paths: [String]
+    @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
+    @Option(help: "Read CSV files with this profile (see config/profiles).") var profile: String?
+    @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
+    @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("name at least one statement file or folder") }
+    }
+
+    func run() async throws {
+        try await guarded {
+            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let reader = StatementReader(configuration: configuration)
+            var items: [StatementReader.Item] = []
+            var output = BufferedOutput()
+            for file in try Importer.expand(paths) {
+                let warnings = try reader.read(file, profileID: profile, skipBadRows: skipBadRows) { item in
+                    // ndjson streams: memory stays flat on large files.
+                    if format == .ndjson { output.append(try JSON.line(item.transaction)) } else { items.append(item) }
+                }
+                for warning in warnings { FileHandle.standardError.write(Data("coffer: \(warning)\n".utf8)) }
+            }
+            output.flush()
+            guard format != .ndjson else { return }
+            try emit(items.map(\.transaction), format: format) {
+                Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
+                      rows: items.map { item in
+                          let t = item.transaction
+                          return [Text.date(t.transactionDate), item.account, Text.signed(t.transactionAmount, t.creditDebitIndicator),
+                                  t.transactionAmount.currencyCode, t.status.name, t.transactionType.name,
+                                  t.merchantCategoryCode?.code ?? "", t.transactionDescription]
+                      }, rightAligned: [2])
+            }
+        }
+    }
+}
+
+/// Lines collected into 64 KiB writes to standard output.
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func append(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,47 @@
+import CofferFormats
+import CofferModel
+import CofferStore
+import Foundation
+
+/// Reads statement files without a store: each transaction normalized exactly as `Importer` would import it
+/// (the same identify, parse and normalize stages, on the same two threads), with no matching and no writing.
+///
+/// `coffer parse` prints them, to check a file or a CSV profile before importing, and the benchmark compares
+/// it with peer tools that only parse (ofxtools, ofxparse, `hledger print`). Without a store there is no
+/// account id: `accountID` is all zeros and `account` names the statement's account (its number masked).
+public struct StatementReader: Sendable {
+    public let configuration: CofferConfiguration
+
+    public init(configuration: CofferConfiguration) {
+        self.configuration = configuration
+    }
+
+    public struct Item: Sendable {
+        public var transaction: Transaction
+        /// The statement's account: institution and masked number (or the profile's account name).
+        public var account: String
+    }
+
+    /// Calls `each` for every transaction of the file, in file order; returns the warnings the parser gave.
+    @discardableResult
+    public func read(_ path: String, profileID: String? = nil, skipBadRows: Bool = false,
+                     each: (Item) throws -> Void) throws -> [String] {
+        let input = StatementInput.file(path)
+        let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows)
+        var account = ""
+        var warnings: [String] = []
+        try ImportPipe.run(parser: format.parser, input: input, preparer: TransactionPreparer(normalizer: configuration.normalizer)) { event in
+            switch event {
+            case .begin(let header):
+                let identity = header.account
+                let number = identity.accountNumber.map { "••••" + String($0.filter { $0.isLetter || $0.isNumber }.suffix(4)) }
+                account = [identity.institutionName ?? identity.institutionID, number ?? identity.displayName].compactMap { $0 }
+                    .joined(separator: " ")
+            case .transaction(let prepared): try each(Item(transaction: prepared.transaction, account: account))
+            case .warning(let warning): warnings.append(warning.description)
+            case .balance, .end: break
+            }
+        }
+        return warnings
+    }
+}
