@@ -223,6 +223,12 @@ part peers && for n in "${PEER_SIZES[@]}"; do
             fi
         done
     done
+    # Coffer without its store, like the peers: identify, parse and normalize, printing every transaction.
+    for f in ofx1 ofx2 csv; do
+        ext=ofx; [[ $f == csv ]] && ext=csv
+        log "coffer parse $f $n"
+        hf "parse.$f.$n" "$runs" "$COFFER parse --format ndjson $OUT/data/$f-$n.$ext > /dev/null"
+    done
     log "hledger csv $n"
     hf "peer.hledger.csv.$n" "$runs" "hledger -f $OUT/data/csv-$n.csv --rules-file scripts/bench/chase.rules print > /dev/null"
 done
