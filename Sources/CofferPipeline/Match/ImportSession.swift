@@ -186,8 +186,14 @@ final class ImportSession {
         // (fingerprint, occurrence) keys are unique within the file: skip the look-ups (the common bulk case).
         let fresh = !facts.hasTransactions && !repeatedID
         if !fresh {
-            if let externalID, let stored = try writer.transaction(accountID: account.id, externalID: externalID) {
-                try reconcile(stored, with: incoming, keys: keys)
+            if let externalID, let match = try writer.externalIDMatch(accountID: account.id, externalID: externalID,
+                                                                      comparedWith: incoming, amounts: prepared.amounts) {
+                if match.unchanged {
+                    if incoming.status == .pending || incoming.status == .authorized { seenOpen.insert(match.id) }
+                    report.unchanged += 1
+                } else if let stored = try writer.transaction(id: match.id) {
+                    try reconcile(stored, with: incoming, keys: keys)
+                }
                 return
             }
             if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence) {

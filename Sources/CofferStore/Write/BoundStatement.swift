@@ -57,6 +57,17 @@ final class BoundStatement {
         guard result == SQLITE_DONE else { throw error(result) }
     }
 
+    /// Runs the statement bound with `bind` and reads its first row, if any, with `read`; then resets it.
+    func firstRow<T>(_ read: (OpaquePointer) -> T) throws -> T? {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return read(handle)
+        case SQLITE_DONE: return nil
+        case let code: throw error(code)
+        }
+    }
+
     private func check(_ code: CInt) throws {
         guard code == SQLITE_OK else { throw error(code) }
     }

@@ -1,6 +1,7 @@
 import CofferModel
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The transaction half of `StoreWriter`: look-ups by institution id, fingerprint, day and status; inserts,
 /// updates and deletes with their change-log rows and tombstones.
@@ -20,6 +21,42 @@ extension StoreWriter {
     public func transaction(accountID: UUID, externalID: String) throws -> StoredTransaction? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE account_id = ? AND external_id = ?"),
                          arguments: [accountID, externalID]).map(stored)
+    }
+
+    /// The transaction the institution knows by `externalID` in this account, if any: its id, and whether every
+    /// stored value equals `t`'s (a re-import of it changes nothing). One index look-up comparing in SQL, no row
+    /// decoded: the common case of a re-imported or overlapping statement. `amounts` must be `EncodedAmounts(t)`.
+    public func externalIDMatch(accountID: UUID, externalID: String, comparedWith t: Transaction,
+                                amounts: EncodedAmounts) throws -> (id: UUID, unchanged: Bool)? {
+        if externalIDStatement == nil {
+            externalIDStatement = try BoundStatement(db, sql: """
+                SELECT id, amount = ? AND currency_code = ? AND foreign_amount IS ? AND foreign_currency_code IS ?
+                AND exchange_rate IS ? AND indicator = ? AND description = ? AND original_description = ? AND mcc IS ?
+                AND merchant_name IS ? AND type = ? AND status = ? AND transaction_date = ? AND posted_date IS ?
+                FROM txn WHERE account_id = ? AND external_id = ?
+                """)
+        }
+        let s = externalIDStatement!
+        try s.bind(1, amounts.amountText)
+        try s.bind(2, t.transactionAmount.currencyCode)
+        try s.bind(3, amounts.foreignAmountText)
+        try s.bind(4, t.foreignCurrencyAmount?.currencyCode)
+        try s.bind(5, amounts.exchangeRateText)
+        try s.bind(6, Int64(t.creditDebitIndicator.rawValue))
+        try s.bind(7, t.transactionDescription)
+        try s.bind(8, t.originalTransactionDescription)
+        try s.bind(9, t.merchantCategoryCode.map { Int64($0.rawValue) })
+        try s.bind(10, t.merchantName)
+        try s.bind(11, Int64(t.transactionType.rawValue))
+        try s.bind(12, Int64(t.status.rawValue))
+        try s.bind(13, Rows.millis(t.transactionDate))
+        try s.bind(14, t.postedDate.map(Rows.millis))
+        try s.bind(15, accountID)
+        try s.bind(16, externalID)
+        return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
+            guard sqlite3_column_bytes(handle, 0) == 16, let bytes = sqlite3_column_blob(handle, 0) else { return nil }
+            return (UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)), sqlite3_column_int64(handle, 1) == 1)
+        } ?? nil
     }
 
     /// The transaction with this content fingerprint and occurrence number in this account.

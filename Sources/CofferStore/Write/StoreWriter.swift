@@ -62,6 +62,7 @@ public final class StoreWriter {
 
     private var logStatement: BoundStatement?
     var insertStatement: BoundStatement?
+    var externalIDStatement: BoundStatement?
     /// Set once an amount with more than six decimals was stored (see `noteInexactAmount`).
     var notedInexact = false
 
