@@ -37,20 +37,7 @@ extension StoreWriter {
                 """)
         }
         let s = externalIDStatement!
-        try s.bind(1, amounts.amountText)
-        try s.bind(2, t.transactionAmount.currencyCode)
-        try s.bind(3, amounts.foreignAmountText)
-        try s.bind(4, t.foreignCurrencyAmount?.currencyCode)
-        try s.bind(5, amounts.exchangeRateText)
-        try s.bind(6, Int64(t.creditDebitIndicator.rawValue))
-        try s.bind(7, t.transactionDescription)
-        try s.bind(8, t.originalTransactionDescription)
-        try s.bind(9, t.merchantCategoryCode.map { Int64($0.rawValue) })
-        try s.bind(10, t.merchantName)
-        try s.bind(11, Int64(t.transactionType.rawValue))
-        try s.bind(12, Int64(t.status.rawValue))
-        try s.bind(13, Rows.millis(t.transactionDate))
-        try s.bind(14, t.postedDate.map(Rows.millis))
+        try bindContent(s, t, amounts, from: 1)
         try s.bind(15, accountID)
         try s.bind(16, externalID)
         return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
@@ -103,20 +90,7 @@ extension StoreWriter {
         let s = insertStatement!
         try s.bind(1, t.id)
         try s.bind(2, t.accountID)
-        try s.bind(3, amounts.amountText)
-        try s.bind(4, t.transactionAmount.currencyCode)
-        try s.bind(5, amounts.foreignAmountText)
-        try s.bind(6, t.foreignCurrencyAmount?.currencyCode)
-        try s.bind(7, amounts.exchangeRateText)
-        try s.bind(8, Int64(t.creditDebitIndicator.rawValue))
-        try s.bind(9, t.transactionDescription)
-        try s.bind(10, t.originalTransactionDescription)
-        try s.bind(11, t.merchantCategoryCode.map { Int64($0.rawValue) })
-        try s.bind(12, t.merchantName)
-        try s.bind(13, Int64(t.transactionType.rawValue))
-        try s.bind(14, Int64(t.status.rawValue))
-        try s.bind(15, Rows.millis(t.transactionDate))
-        try s.bind(16, t.postedDate.map(Rows.millis))
+        try bindContent(s, t, amounts, from: 3)
         try s.bind(17, amounts.amountScaled)
         try s.bind(18, keys.externalID)
         try s.bind(19, keys.fingerprint)
@@ -213,6 +187,25 @@ extension StoreWriter {
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
     public func hasTombstones() throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
+    }
+
+    /// Binds a transaction's content columns, in `Rows.transactionColumns` order from `amount` to `posted_date`
+    /// (14 values), starting at parameter `first`.
+    private func bindContent(_ s: BoundStatement, _ t: Transaction, _ amounts: EncodedAmounts, from first: CInt) throws {
+        try s.bind(first, amounts.amountText)
+        try s.bind(first + 1, t.transactionAmount.currencyCode)
+        try s.bind(first + 2, amounts.foreignAmountText)
+        try s.bind(first + 3, t.foreignCurrencyAmount?.currencyCode)
+        try s.bind(first + 4, amounts.exchangeRateText)
+        try s.bind(first + 5, Int64(t.creditDebitIndicator.rawValue))
+        try s.bind(first + 6, t.transactionDescription)
+        try s.bind(first + 7, t.originalTransactionDescription)
+        try s.bind(first + 8, t.merchantCategoryCode.map { Int64($0.rawValue) })
+        try s.bind(first + 9, t.merchantName)
+        try s.bind(first + 10, Int64(t.transactionType.rawValue))
+        try s.bind(first + 11, Int64(t.status.rawValue))
+        try s.bind(first + 12, Rows.millis(t.transactionDate))
+        try s.bind(first + 13, t.postedDate.map(Rows.millis))
     }
 
     /// An amount with more than six decimals is stored truncated in `amount_scaled`; from then on, SQL
