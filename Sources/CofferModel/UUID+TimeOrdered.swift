@@ -19,13 +19,13 @@ extension UUID {
     static func timeOrdered(milliseconds ms: UInt64, using generator: inout some RandomNumberGenerator) -> UUID {
         let random = generator.next() as UInt64
         let random2 = generator.next() as UInt64
-        var b = [UInt8](repeating: 0, count: 16)
-        for i in 0..<6 { b[i] = UInt8(truncatingIfNeeded: ms >> (40 - 8 * UInt64(i))) }
-        for i in 6..<8 { b[i] = UInt8(truncatingIfNeeded: random >> (8 * UInt64(i))) }
-        for i in 8..<16 { b[i] = UInt8(truncatingIfNeeded: random2 >> (8 * UInt64(i - 8))) }
-        b[6] = (b[6] & 0x0F) | 0x70  // version 7
-        b[8] = (b[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        // Bytes 0-5: milliseconds, big-endian; 6-7: version 7 and 12 random bits; 8: RFC 4122 variant and 6
+        // random bits; 9-15: random. Built in place (no array per id: imports make one per transaction).
+        @inline(__always) func byte(_ value: UInt64, _ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
+        return UUID(uuid: (byte(ms, 40), byte(ms, 32), byte(ms, 24), byte(ms, 16), byte(ms, 8), byte(ms, 0),
+                           (byte(random, 48) & 0x0F) | 0x70, byte(random, 56),
+                           (byte(random2, 0) & 0x3F) | 0x80, byte(random2, 8), byte(random2, 16), byte(random2, 24),
+                           byte(random2, 32), byte(random2, 40), byte(random2, 48), byte(random2, 56)))
     }
 }
 

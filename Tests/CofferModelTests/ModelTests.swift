@@ -118,6 +118,16 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
     let b = UUID.timeOrdered(at: Date(timeIntervalSince1970: 2000))
     #expect(a.uuidString < b.uuidString)
     #expect(a.uuidString.dropFirst(14).first == "7")
+    // The first 48 bits are the milliseconds, big-endian; then version 7 and the RFC 4122 variant.
+    var random = FastRandom()
+    let ms: UInt64 = 0x0123_4567_89AB
+    let id = UUID.timeOrdered(at: Date(timeIntervalSince1970: Double(ms) / 1000), using: &random)
+    let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+    #expect(bytes[0..<6].reduce(0) { $0 << 8 | UInt64($1) } == ms)
+    #expect(bytes[6] >> 4 == 7)
+    #expect(bytes[8] >> 6 == 0b10)
+    let many = (0..<1_000).map { _ in UUID.timeOrdered(at: Date(), using: &random) }
+    #expect(Set(many).count == 1_000)
 }
 
 @Test func fastDecimalConversionsAgreeWithFoundation() {
