@@ -93,15 +93,15 @@ import Testing
 
     @Test func correctionsAndDuplicateFITIDs() throws {
         let events = try T.events(T.sample("corrections.ofx"))
-        #expect(T.shape(events) == ["begin", "tx", "tx", "tx", "warning", "tx", "balance", "end"])
+        // The repeated FITID reaches the import as sent; its normalize stage warns (for every format alike:
+        // see PrepareStageTests and feeds/ofx/corrections.ofx.expected.json).
+        #expect(T.shape(events) == ["begin", "tx", "tx", "tx", "tx", "balance", "end"])
         let txs = T.transactions(events)
         #expect(txs[0].correction == RawCorrection(action: .replace, targetID: "CVB-0419-3"))
         #expect(txs[1].correction == RawCorrection(action: .delete, targetID: "CVB-0418-2"))
         #expect(txs[2].correction == nil)
         #expect(txs[2].externalID == txs[3].externalID)
-        let warning = try #require(T.warnings(events).first)
-        #expect(warning.message.contains("CVB-0425-1"))
-        #expect(warning.location.element?.hasSuffix("STMTTRN[4]") == true)
+        #expect(txs[3].location.element?.hasSuffix("STMTTRN[4]") == true)
     }
 
     @Test func foreignCurrencies() throws {

@@ -45,6 +45,7 @@ private struct CountingParser: StatementParser {
         var lines: [Int] = []
         try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
             if case .transaction(let p) = event { lines.append(p.raw.location.line ?? -1) }
+            return nil
         }
         #expect(lines == Array(1...10_000))
     }
@@ -55,6 +56,7 @@ private struct CountingParser: StatementParser {
         #expect {
             try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
                 if case .transaction = event { seen += 1 }
+                return nil
             }
         } throws: { error in
             (error as? CofferError)?.location?.line == 7_778
@@ -72,6 +74,7 @@ private struct CountingParser: StatementParser {
             try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
                 if case .transaction = event { seen += 1 }
                 if seen == 100 { throw WriterFailed() }
+                return nil
             }
         }
         // `run` returned only after the parser stopped: it made no progress since, and stopped early.
@@ -80,5 +83,51 @@ private struct CountingParser: StatementParser {
         #expect(progress.value.withLock { $0 } == emittedAtReturn)
         #expect(progress.stoppedEarly.withLock { $0 })
         #expect(emittedAtReturn < 200_000)
+    }
+}
+
+/// A parser that emits the given events.
+private struct ListParser: StatementParser {
+    let events: [StatementEvent]
+    func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+        for event in events { try emit(event) }
+    }
+}
+
+@Suite("Prepare stage") struct PrepareStageTests {
+    static func header(_ number: String) -> StatementEvent {
+        .begin(RawStatementHeader(account: RawAccountIdentity(accountNumber: number, currencyCode: "EUR"), location: SourceLocation(file: "x")))
+    }
+
+    static func coffee(_ id: String?, line: Int) -> StatementEvent {
+        .transaction(RawTransaction(location: SourceLocation(file: "x", line: line), externalID: id, amount: -3,
+                                    transactionDate: RawDate(date: Date(timeIntervalSince1970: 1_773_446_400), isDateOnly: true),
+                                    name: "CORNER CAFE"))
+    }
+
+    @Test func transactionsCarryTheWritersAccountAndNumberRepeatsPerAccount() throws {
+        let a = ResolvedAccount(id: UUID(), currencyCode: "EUR"), b = ResolvedAccount(id: UUID(), currencyCode: "CHF")
+        let parser = ListParser(events: [Self.header("1"), Self.coffee("T1", line: 1), Self.coffee("T1", line: 2), Self.coffee(nil, line: 3), .end,
+                                         Self.header("2"), Self.coffee("T1", line: 4), .end])
+        var accounts = [a, b]
+        var prepared: [PreparedTransaction] = []
+        var warnings: [ParseWarning] = []
+        try ImportPipe.run(parser: parser, input: .string(""), preparer: TransactionPreparer(normalizer: DescriptionNormalizer(), idName: "FITID")) { event in
+            switch event {
+            case .begin: return accounts.removeFirst()
+            case .transaction(let p): prepared.append(p)
+            case .warning(let w): warnings.append(w)
+            default: break
+            }
+            return nil
+        }
+        #expect(prepared.map(\.transaction.accountID) == [a.id, a.id, a.id, b.id])
+        // The statement's currency comes from the stored account (CHF), not the header (EUR).
+        #expect(prepared.map(\.transaction.transactionAmount.currencyCode) == ["EUR", "EUR", "EUR", "CHF"])
+        #expect(prepared.map(\.occurrence) == [1, 2, 3, 1])
+        #expect(prepared.map(\.externalID) == ["T1", nil, nil, "T1"])
+        #expect(prepared.map(\.repeatedID) == [false, true, false, false])
+        #expect(warnings.map(\.location.line) == [2])
+        #expect(warnings.first?.message.contains("FITID 'T1' appears more than once") == true)
     }
 }

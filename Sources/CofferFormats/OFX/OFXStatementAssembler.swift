@@ -25,13 +25,10 @@ struct OFXStatementAssembler {
     private var statement: StatementState?
     private var transaction: OFXTransactionFields?
     private var balance: (amount: Decimal?, asOf: RawDate?)?
-    private var seenFITIDs: Set<Int> = []
 
     private struct StatementState {
         var header: RawStatementHeader
         var began = false
-        /// The account number's fingerprint, mixed into each FITID's for duplicate detection.
-        var accountHash = 0
         var bankID: String?
         var pendingBalances: [RawBalance] = []
         var skipped: [String: Int] = [:]
@@ -79,15 +76,9 @@ struct OFXStatementAssembler {
                               location: location(frame))
         case .stmtTrn:
             guard statement != nil, let fields = transaction.take() else { return }
-            let built = try fields.build(accountCurrency: statement?.header.account.currencyCode)
-            if let fitID = built.externalID {
-                if !seenFITIDs.insert(fields.fitIDHash ^ (statement?.accountHash ?? 0)).inserted {
-                    events.append(.warning(ParseWarning(
-                        "FITID '\(fitID)' appears more than once for this account in this file; both are kept",
-                        location: built.location)))
-                }
-            }
-            events.append(.transaction(built))
+            // A FITID repeated in the file is noticed (and warned about) by the import's normalize stage, for
+            // every format alike.
+            events.append(.transaction(try fields.build(accountCurrency: statement?.header.account.currencyCode)))
         case .ledgerBal, .availBal:
             guard let values = balance, statement != nil else { return }
             balance = nil
@@ -145,7 +136,6 @@ struct OFXStatementAssembler {
             case .bankID, .brokerID: statement?.header.account.institutionID = values.text(value)
             case .acctID:
                 statement?.header.account.accountNumber = values.text(value)
-                statement?.accountHash = OFXStatementAssembler.fingerprint(value) &* 31
             case .acctType:
                 let type = values.text(value).uppercased()
                 statement?.header.account.accountType = type
@@ -172,7 +162,6 @@ struct OFXStatementAssembler {
         case .trnAmt: transaction?.amount = try values.decimal(value, tag)
         case .fitID:
             transaction?.fitID = values.text(value)
-            transaction?.fitIDHash = OFXStatementAssembler.fingerprint(value)
         case .name: transaction?.name = values.text(value)
         case .payee: transaction?.payeeName = values.text(value)
         case .memo: transaction?.memo = value.isEmpty ? nil : values.text(value)
@@ -188,13 +177,6 @@ struct OFXStatementAssembler {
             }
         default: break
         }
-    }
-
-    /// FNV-1a of raw value bytes: with the account's, 8 bytes a transaction for duplicate detection.
-    static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return Int(truncatingIfNeeded: hash)
     }
 
     private mutating func beginIfNeeded() {

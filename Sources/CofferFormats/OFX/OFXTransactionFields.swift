@@ -21,8 +21,6 @@ struct OFXTransactionFields {
 
     var location: SourceLocation
     var fitID: String?
-    /// `OFXStatementAssembler.fingerprint` of the FITID bytes.
-    var fitIDHash = 0
     var amount: Decimal?
     var typeCode: String?
     var posted: RawDate?

@@ -13,27 +13,37 @@ enum ImportPipe {
     static let batchSize = 256
     static let capacity = 8
 
+    /// `consume` receives every event in order; for `.begin` it returns the statement's account (resolving or
+    /// creating it), which the parsing thread waits for before it prepares the statement's transactions (without
+    /// one, they are prepared in no account).
     static func run(parser: any StatementParser, input: StatementInput, preparer: TransactionPreparer,
-                    consume: (PreparedEvent) throws -> Void) throws {
+                    consume: (PreparedEvent) throws -> ResolvedAccount?) throws {
         let queue = BatchQueue(capacity: capacity)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             var preparer = preparer
             var batch: [PreparedEvent] = []
             batch.reserveCapacity(batchSize)
+            func flush() throws {
+                guard !batch.isEmpty else { return }
+                try queue.send(batch)
+                batch = []
+                batch.reserveCapacity(batchSize)
+            }
             do {
                 try parser.parse(input) { event in
-                    batch.append(try preparer.prepare(event))
-                    if batch.count == batchSize {
-                        try queue.send(batch)
-                        batch = []
-                        batch.reserveCapacity(batchSize)
-                    }
+                    try preparer.prepare(event, resolveAccount: { _ in
+                        try flush()
+                        return try queue.awaitAccount()
+                    }, emit: { prepared in
+                        batch.append(prepared)
+                        if batch.count == batchSize { try flush() }
+                    })
                 }
-                if !batch.isEmpty { try queue.send(batch) }
+                try flush()
                 queue.finish(nil)
             } catch {
-                if !batch.isEmpty { try? queue.send(batch) }
+                try? flush()
                 queue.finish(error)
             }
             done.signal()
@@ -46,7 +56,14 @@ enum ImportPipe {
             done.wait()
         }
         while let batch = try queue.receive() {
-            for event in batch { try consume(event) }
+            for event in batch {
+                let account = try consume(event)
+                if case .begin(let header) = event {
+                    // The parsing thread waits for this answer: there is always one.
+                    queue.provideAccount(account ?? ResolvedAccount(id: TransactionPreparer.noAccount,
+                                                                    currencyCode: header.account.currencyCode ?? ""))
+                }
+            }
         }
     }
 }
@@ -62,8 +79,26 @@ final class BatchQueue: @unchecked Sendable {  // all state is guarded by `condi
     private var finished = false
     private var failure: (any Error)?
     private var cancelled = false
+    private var account: ResolvedAccount?
 
     init(capacity: Int) { self.capacity = capacity }
+
+    /// The producer waits for the consumer to resolve a statement's account (see `ImportPipe.run`).
+    func awaitAccount() throws -> ResolvedAccount {
+        condition.lock()
+        defer { condition.unlock() }
+        while account == nil, !cancelled { condition.wait() }
+        if cancelled { throw Cancelled() }
+        defer { account = nil }
+        return account!
+    }
+
+    func provideAccount(_ resolved: ResolvedAccount) {
+        condition.lock()
+        account = resolved
+        condition.broadcast()
+        condition.unlock()
+    }
 
     /// Blocks while the queue is full; throws `Cancelled` once the consumer gave up.
     func send(_ batch: [PreparedEvent]) throws {

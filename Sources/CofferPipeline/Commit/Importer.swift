@@ -77,9 +77,8 @@ public struct Importer: Sendable {
                 try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
                 let session = try ImportSession(writer: writer, normalizer: normalizer, fileName: path, report: report,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress)
-                try ImportPipe.run(parser: format.parser, input: input, preparer: TransactionPreparer(normalizer: normalizer)) { event in
-                    try session.handle(event)
-                }
+                let preparer = TransactionPreparer(normalizer: normalizer, idName: format.name == "ofx" ? "FITID" : "id")
+                try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
                 try session.finish()
                 try writer.finishImport(unchanged: session.report.unchanged)
                 var done = session.report

@@ -30,17 +30,20 @@ public struct StatementReader: Sendable {
         let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows)
         var account = ""
         var warnings: [String] = []
-        try ImportPipe.run(parser: format.parser, input: input, preparer: TransactionPreparer(normalizer: configuration.normalizer)) { event in
+        let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.name == "ofx" ? "FITID" : "id")
+        try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event -> ResolvedAccount? in
             switch event {
             case .begin(let header):
                 let identity = header.account
                 let number = identity.accountNumber.map { "••••" + String($0.filter { $0.isLetter || $0.isNumber }.suffix(4)) }
                 account = [identity.institutionName ?? identity.institutionID, number ?? identity.displayName].compactMap { $0 }
                     .joined(separator: " ")
+                return ResolvedAccount(id: TransactionPreparer.noAccount, currencyCode: identity.currencyCode ?? "")
             case .transaction(let prepared): try each(Item(transaction: prepared.transaction, account: account))
             case .warning(let warning): warnings.append(warning.description)
             case .balance, .end: break
             }
+            return nil
         }
         return warnings
     }

@@ -38,10 +38,6 @@ final class ImportSession {
                                                   hasRecordsWithoutExternalID: false, hasOpenTransactions: false)
     /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
     private var claimed: Set<UUID> = []
-    /// Occurrence numbers per account and fingerprint in this file.
-    private var occurrences: [UInt64: Int] = [:]
-    /// Institution ids seen in this file, per account (hashed), to tell duplicate ids apart.
-    private var seenExternal: Set<UInt64> = []
     private var processed = 0
 
     init(writer: StoreWriter, normalizer: DescriptionNormalizer, fileName: String, report: FileReport,
@@ -56,9 +52,12 @@ final class ImportSession {
         if collectChanges { self.report.changes = [] }
     }
 
-    func handle(_ event: PreparedEvent) throws {
+    /// Handles one event; for a statement header, returns its account (resolved or created).
+    func handle(_ event: PreparedEvent) throws -> ResolvedAccount? {
         switch event {
-        case .begin(let header): try begin(header)
+        case .begin(let header):
+            let account = try begin(header)
+            return ResolvedAccount(id: account.id, currencyCode: account.currencyCode)
         case .transaction(let prepared): try transaction(prepared)
         case .balance(let raw):
             guard account != nil else { throw CofferError(.badInput, "a balance before any statement header", location: raw.location) }
@@ -66,6 +65,7 @@ final class ImportSession {
         case .warning(let warning): report.warnings.append(warning.description)
         case .end: try end()
         }
+        return nil
     }
 
     func finish() throws {
@@ -74,7 +74,7 @@ final class ImportSession {
 
     // MARK: Statements
 
-    private func begin(_ header: RawStatementHeader) throws {
+    private func begin(_ header: RawStatementHeader) throws -> Account {
         if account != nil { try end() }
         let (account, inserted) = try StatementAccount.resolve(header.account, writer: writer, location: header.location)
         if inserted { report.accountsAdded += 1 }
@@ -85,6 +85,7 @@ final class ImportSession {
         minDate = nil
         maxDate = nil
         seenOpen = []
+        return account
     }
 
     private func end() throws {
@@ -148,34 +149,16 @@ final class ImportSession {
         guard let account else {
             throw CofferError(.badInput, "a transaction before any statement header", location: raw.location)
         }
-        var prepared = prepared
-        if raw.currencyCode == nil, prepared.transaction.transactionAmount.currencyCode != account.currencyCode {
-            // The stored account's currency differs from what the statement header said: prepare again with it.
-            prepared = try TransactionPreparer.prepare(raw, id: prepared.transaction.id, accountID: account.id,
-                                                       accountCurrency: account.currencyCode, normalizer: normalizer)
-        }
         var incoming = prepared.transaction
-        incoming.accountID = account.id
         let fingerprint = prepared.fingerprint
+        let occurrence = prepared.occurrence
+        let externalID = prepared.externalID
+        let repeatedID = prepared.repeatedID
         processed += 1
         if processed % 10_000 == 0 { progress?(processed) }
         minDate = min(minDate ?? incoming.transactionDate, incoming.transactionDate)
         maxDate = max(maxDate ?? incoming.transactionDate, incoming.transactionDate)
 
-        let occurrenceKey = fingerprint.hash ^ accountSalt(account.id)
-        let occurrence = (occurrences[occurrenceKey] ?? 0) + 1
-        occurrences[occurrenceKey] = occurrence
-        var externalID = raw.externalID.flatMap { $0.isEmpty ? nil : $0 }
-        var repeatedID = false
-        if let id = externalID {
-            let hashed = Self.hash(id) ^ accountSalt(account.id)
-            if !seenExternal.insert(hashed).inserted {
-                // The same institution id twice in one file (the parser warns): keep both records, match the
-                // second by its content.
-                externalID = nil
-                repeatedID = true
-            }
-        }
         let keys = DedupeKeys(externalID: externalID, fingerprint: fingerprint.key, occurrence: occurrence)
 
         if let correction = raw.correction {
@@ -319,16 +302,6 @@ final class ImportSession {
             op: op, date: CalendarDay.string(t.transactionDate),
             amount: (t.creditDebitIndicator == .debit ? "-" : "") + t.transactionAmount.amountText,
             currency: t.transactionAmount.currencyCode, description: t.transactionDescription, status: t.status.name))
-    }
-
-    private func accountSalt(_ id: UUID) -> UInt64 {
-        withUnsafeBytes(of: id.uuid) { $0.load(as: UInt64.self) }
-    }
-
-    static func hash(_ text: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return h
     }
 }
 

@@ -3,13 +3,18 @@ import CofferModel
 import CofferStore
 import Foundation
 
-/// A parsed transaction with everything that does not need the store worked out: its normalized `Transaction`
-/// (with a placeholder account id until the statement's account is resolved), its fingerprint and its encoded
-/// amounts. Made on the import's parsing thread (see `ImportPipe`).
+/// A parsed transaction with everything that needs no store look-up worked out: its normalized `Transaction`
+/// (in its stored account), its fingerprint and occurrence number, its institution id unless the file repeats
+/// it, and its encoded amounts. Made on the import's parsing thread (see `ImportPipe`).
 struct PreparedTransaction: Sendable {
     var raw: RawTransaction
     var transaction: Transaction
     var fingerprint: Fingerprint
+    /// 1 for the first transaction of this fingerprint in this account in the file, 2 for the second…
+    var occurrence: Int
+    /// The institution's id; `nil` when an earlier transaction of the file already had it for this account.
+    var externalID: String?
+    var repeatedID: Bool
     var amounts: EncodedAmounts
 }
 
@@ -22,53 +27,83 @@ enum PreparedEvent: Sendable {
     case warning(ParseWarning)
 }
 
-/// The normalize stage: raw transaction → normalized `Transaction`, fingerprint and encoded amounts.
+/// The account a statement's transactions belong to, as the writing side resolved it.
+struct ResolvedAccount: Sendable {
+    var id: UUID
+    var currencyCode: String
+}
+
+/// The normalize stage: raw transaction → normalized `Transaction`, fingerprint and occurrence, encoded amounts.
 ///
-/// It assumes the currency the statement header names for its account when a transaction names none; the
-/// writing side checks the assumption against the stored account and prepares again in the rare case it differs.
+/// It keeps the only per-file memory that grows with the file: one 64-bit hash per institution id and per
+/// fingerprint (about 35 MB for a million transactions), to number identical transactions and to notice a
+/// repeated id. At each statement header it asks `resolveAccount` (the writing side, which owns the store) for
+/// the account, so the transactions it prepares are final.
 struct TransactionPreparer {
     let normalizer: DescriptionNormalizer
-    private var headerCurrency: String?
+    /// How the format calls the institution's id, for the repeated-id warning ("FITID").
+    let idName: String
+    /// The account id before any statement header, and without a store.
+    static let noAccount = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    private var account = ResolvedAccount(id: noAccount, currencyCode: "")
+    private var salt: UInt64 = 0
+    private var seenIDs: Set<UInt64> = []
+    private var seenFingerprints: Set<UInt64> = []
+    /// Occurrence counts of the fingerprints seen more than once.
+    private var repeats: [UInt64: Int] = [:]
     private var random = FastRandom()
     /// One clock reading per 10,000 transactions is enough for the time-ordered ids' millisecond part.
     private var now = Date()
     private var count = 0
-    static let placeholderAccount = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    init(normalizer: DescriptionNormalizer) {
+    init(normalizer: DescriptionNormalizer, idName: String = "id") {
         self.normalizer = normalizer
+        self.idName = idName
     }
 
-    mutating func prepare(_ event: StatementEvent) throws -> PreparedEvent {
+    mutating func prepare(_ event: StatementEvent, resolveAccount: (RawStatementHeader) throws -> ResolvedAccount,
+                          emit: (PreparedEvent) throws -> Void) throws {
         switch event {
         case .begin(let header):
-            headerCurrency = header.account.currencyCode?.uppercased()
-            return .begin(header)
+            try emit(.begin(header))
+            account = try resolveAccount(header)
+            salt = withUnsafeBytes(of: account.id.uuid) { $0.load(as: UInt64.self) }
         case .transaction(let raw):
             count += 1
             if count % 10_000 == 0 { now = Date() }
-            let id = UUID.timeOrdered(at: now, using: &random)
-            return .transaction(try Self.prepare(raw, id: id, accountID: Self.placeholderAccount,
-                                                 accountCurrency: headerCurrency ?? "", normalizer: normalizer))
-        case .balance(let raw): return .balance(raw)
-        case .end: return .end
-        case .warning(let warning): return .warning(warning)
+            var prepared = try Self.prepare(raw, id: .timeOrdered(at: now, using: &random), account: account, normalizer: normalizer)
+            let key = prepared.fingerprint.hash ^ salt
+            if !seenFingerprints.insert(key).inserted {
+                let occurrence = (repeats[key] ?? 1) + 1
+                repeats[key] = occurrence
+                prepared.occurrence = occurrence
+            }
+            if let id = prepared.externalID, !seenIDs.insert(Self.hash(id) ^ salt).inserted {
+                // Kept, and matched by its content instead of its id.
+                prepared.externalID = nil
+                prepared.repeatedID = true
+                try emit(.warning(ParseWarning("\(idName) '\(id)' appears more than once for this account in this file; both are kept",
+                                               location: raw.location)))
+            }
+            try emit(.transaction(prepared))
+        case .balance(let raw): try emit(.balance(raw))
+        case .end: try emit(.end)
+        case .warning(let warning): try emit(.warning(warning))
         }
     }
 
-    static func prepare(_ raw: RawTransaction, id: UUID, accountID: UUID, accountCurrency: String,
-                        normalizer: DescriptionNormalizer) throws -> PreparedTransaction {
+    static func prepare(_ raw: RawTransaction, id: UUID, account: ResolvedAccount, normalizer: DescriptionNormalizer) throws -> PreparedTransaction {
         guard let date = raw.transactionDate ?? raw.postedDate else {
             throw CofferError(.badInput, "the transaction has no date", location: raw.location)
         }
         let text = normalizer.normalize(raw)
-        let currency = (raw.currencyCode ?? accountCurrency).uppercased()
+        let currency = (raw.currencyCode ?? account.currencyCode).uppercased()
         let foreign: CurrencyAmount? = {
             guard let amount = raw.foreignAmount, let code = raw.foreignCurrencyCode, code.uppercased() != currency else { return nil }
             return CurrencyAmount(amount: amount.magnitude, currencyCode: code.uppercased())
         }()
         let transaction = Transaction(
-            id: id, accountID: accountID,
+            id: id, accountID: account.id,
             transactionAmount: CurrencyAmount(amount: raw.amount.magnitude, currencyCode: currency),
             foreignCurrencyAmount: foreign, foreignCurrencyExchangeRate: foreign == nil ? nil : raw.exchangeRate,
             creditDebitIndicator: raw.resolvedIndicator, transactionDescription: text.display,
@@ -77,6 +112,14 @@ struct TransactionPreparer {
             transactionType: text.transactionType, status: raw.status ?? .booked,
             transactionDate: date.date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate?.date)
         return PreparedTransaction(raw: raw, transaction: transaction, fingerprint: Fingerprint(transaction: transaction),
-                                   amounts: EncodedAmounts(transaction))
+                                   occurrence: 1, externalID: raw.externalID.flatMap { $0.isEmpty ? nil : $0 },
+                                   repeatedID: false, amounts: EncodedAmounts(transaction))
+    }
+
+    /// FNV-1a, stable across processes (unlike `Hasher`).
+    static func hash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return h
     }
 }
