@@ -44,6 +44,21 @@ import Testing
         #expect(try await bench.transactions().filter { $0.transactionAmount.amount == Decimal(string: "1.49") }.count == 3)
     }
 
+    @Test func sameDayTwinsWithDifferentInstitutionIDsStayTwoAcrossFiles() async throws {
+        // The bank's ids decide when both sides have them: the second coffee arriving alone in a later file is
+        // not the first one again, though it looks the same (same day, amount and text, occurrence 1 in its file).
+        let bench = try Workbench()
+        let header = "Id,Date,Description,Amount\n"
+        let first = try bench.importing("a.csv", header + "C-1,2026-03-04,BLUE BOTTLE COFFEE,-4.50\n", profile: "test-bank-ids")
+        let second = try bench.importing("b.csv", header + "C-2,2026-03-04,BLUE BOTTLE COFFEE,-4.50\n", profile: "test-bank-ids")
+        #expect((first.inserted, second.inserted, second.unchanged) == (1, 1, 0))
+        #expect(try await bench.transactions().count == 2)
+        // Both files again change nothing.
+        let again = try bench.importing("ab.csv", header + "C-1,2026-03-04,BLUE BOTTLE COFFEE,-4.50\nC-2,2026-03-04,BLUE BOTTLE COFFEE,-4.50\n",
+                                        profile: "test-bank-ids")
+        #expect((again.inserted, again.unchanged) == (0, 2))
+    }
+
     @Test func aBookedRecordUpdatesItsPendingOneInPlace() async throws {
         let bench = try Workbench()
         _ = try bench.importing("pending.csv", csv(["2026-03-14,SQ *BLUE BOTTLE COFFEE,-4.50,pending"]))

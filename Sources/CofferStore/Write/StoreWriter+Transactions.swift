@@ -46,9 +46,13 @@ extension StoreWriter {
         } ?? nil
     }
 
-    /// The transaction with this content fingerprint and occurrence number in this account.
+    /// The transaction without an institution id with this content fingerprint and occurrence number in this
+    /// account. (Records that carry the institution's id are matched by it, never by content.)
     public func transaction(accountID: UUID, fingerprint: String, occurrence: Int) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE account_id = ? AND fingerprint = ? AND occurrence = ?"),
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Self.storedColumns) FROM txn
+            WHERE account_id = ? AND fingerprint = ? AND occurrence = ? AND external_id IS NULL
+            """),
                          arguments: [accountID, fingerprint, occurrence]).map(stored)
     }
 
