@@ -56,7 +56,14 @@ public struct CSVProfileSet: Sendable {
     /// One profile from YAML text; `file` names it in errors.
     public static func decode(yaml: String, file: String) throws -> CSVProfile {
         do {
-            return try YAMLDecoder().decode(CSVProfile.self, from: yaml)
+            // Composed with the basic resolver (no regular expression per scalar, the default costs several
+            // milliseconds a profile at every start); the decoder reads numbers and flags from the text.
+            guard let node = try Yams.compose(yaml: yaml, .basic) else {
+                throw CofferError(.badConfiguration, "the profile is empty; expected a YAML mapping", location: SourceLocation(file: file))
+            }
+            return try YAMLDecoder().decode(CSVProfile.self, from: node)
+        } catch let error as CofferError {
+            throw error
         } catch let error as DecodingError {
             throw CofferError(.badConfiguration, describe(error), location: SourceLocation(file: file))
         } catch {

@@ -12,7 +12,9 @@ enum ConfigYAML {
     static func root(of text: String, file: String) throws -> Node {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // The basic resolver leaves every scalar a string (Coffer reads them as text): the default one runs
+            // seven regular expressions per scalar, which was most of the time a `coffer` command took to start.
+            node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw syntaxError(error, file: file)
         } catch {
