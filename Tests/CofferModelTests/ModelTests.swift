@@ -143,3 +143,28 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
         #expect(ExactDecimal.scaled(value) == slow, "\(text)")
     }
 }
+
+@Suite struct ExactDecimalUTF8Tests {
+    /// `parse(utf8:)` (the read path's) gives what `parse(_:)` gives, value and representation, or nil alike.
+    @Test func bytesParseLikeStrings() {
+        var samples = ["0", "1", "-1", "+1", "12.30", "0.001", ".5", "5.", "-.5", "+.5", "-0", "-0.00", "007.50", "", "+", "-",
+                       ".", "1.2.3", "1e3", "12abc", " 1", "1 ", "١٢", "1,5", "--1", "+-1", "99999999999999999999",
+                       "1234567890123456789", "12345678901234567890", "0.000000000000000000001",
+                       "123456789012345678901234567890123456789", "12345678901234567890123456789012345678",
+                       "0000000000000000000000000001.5", "1\u{301}"]
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.-+")
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 1...24, using: &rng)
+            samples.append(String((0..<length).map { _ in
+                Bool.random(using: &rng) ? alphabet[Int.random(in: 0..<10, using: &rng)] : alphabet.randomElement(using: &rng)!
+            }))
+        }
+        for text in samples {
+            let expected = ExactDecimal.parse(text)
+            let got = Array(text.utf8).withUnsafeBufferPointer { ExactDecimal.parse(utf8: $0) }
+            #expect(got == expected, "\(text)")
+            #expect(got.map { ExactDecimal.text($0) } == expected.map { ExactDecimal.text($0) }, "\(text)")
+        }
+    }
+}
