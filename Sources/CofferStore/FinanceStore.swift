@@ -30,6 +30,8 @@ public final class FinanceStore: Sendable {
     public let storeID: UUID
     public let access: Access
     let pool: DatabasePool
+    /// Connections that queries and history read through on the calling thread (`readNow`).
+    let readers: ReaderPool
     let tokenKeyData: Data
     var tokenKey: SymmetricKey { SymmetricKey(data: tokenKeyData) }
     let logger: Logger
@@ -70,6 +72,7 @@ public final class FinanceStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
+        readers = ReaderPool(path: path)
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
@@ -138,10 +141,26 @@ public final class FinanceStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
-        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) {
-            logger.warning("store read failed", metadata: ["path": "\(path)", "error": "\(error)"])
-            throw FinanceError.dataRestricted(.financialData)
+        } catch let error as DatabaseError {
+            throw restricted(error)
         }
+    }
+
+    /// Runs a read on one of `readers`, on the calling thread, with `read`'s error mapping. The body sees the
+    /// store as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
+    func readNow<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
+        do {
+            return try readers.withConnection(body)
+        } catch let error as DatabaseError {
+            throw restricted(error)
+        }
+    }
+
+    /// SQLite trouble (locked, unreadable) as FinanceKit's transient `dataRestricted`; other errors as they are.
+    private func restricted(_ error: DatabaseError) -> any Error {
+        guard [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) else { return error }
+        logger.warning("store read failed", metadata: ["path": "\(path)", "error": "\(error)"])
+        return FinanceError.dataRestricted(.financialData)
     }
 }
 

@@ -6,7 +6,7 @@ import GRDB
 struct QueryPlan<Model: SQLMapped & Sendable>: @unchecked Sendable {  // immutable after creation
     let table: String
     let columns: String
-    let decode: @Sendable (Row) throws -> Model
+    let decode: @Sendable (ReadStatement) throws -> Model
     /// Columns for SQL sorting, by key path (properties that sort the same in SQL as in Swift).
     let sortColumns: [AnyKeyPath: String]
     let defaultOrder: String
@@ -33,7 +33,7 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
 
 extension FinanceStore {
     static let transactionPlan = QueryPlan<Transaction>(
-        table: "txn", columns: Rows.transactionColumns, decode: Rows.transaction,
+        table: "txn", columns: Rows.transactionColumns, decode: StatementRows.transaction,
         sortColumns: [
             \Transaction.transactionDate: "transaction_date", \Transaction.postedDate: "posted_date",
             \Transaction.transactionAmount.amount: "amount_scaled", \Transaction.id: "id",
@@ -42,12 +42,12 @@ extension FinanceStore {
         defaultOrder: "transaction_date, id")
 
     static let accountPlan = QueryPlan<Account>(
-        table: "account", columns: Rows.accountColumns, decode: Rows.account,
+        table: "account", columns: Rows.accountColumns, decode: StatementRows.account,
         sortColumns: [\Account.id: "id", \Account.openingDate: "opening_date"],
         defaultOrder: "institution_name, display_name, id")
 
     static let balancePlan = QueryPlan<AccountBalance>(
-        table: "balance", columns: Rows.balanceColumns, decode: Rows.balance,
+        table: "balance", columns: Rows.balanceColumns, decode: StatementRows.balance,
         sortColumns: [\AccountBalance.id: "id"],
         defaultOrder: "as_of, id")
 
@@ -142,21 +142,32 @@ extension FinanceStore {
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
                     _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) async throws -> [Model] {
         if let limit, limit <= 0 { return [] }
-        return try await read { db in
-            let approximate = try Bool.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'inexact_amounts'") ?? false
+        // On the calling thread, on a kept connection with its prepared statements: the library's share of a
+        // 1,000-row query is then decoding, not dispatch and statement compilation.
+        return try readNow { connection in
+            let approximate = try Self.inexactAmounts(connection)
             let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, approximateDecimals: approximate)
-            let cursor = try Row.fetchCursor(db, sql: prepared.sql, arguments: StatementArguments(prepared.arguments))
+            let statement = try connection.statement(prepared.sql)
+            try statement.bind(prepared.arguments)
+            var rows = 0
             if prepared.limitInSQL {
                 var out: [Model] = []
-                while let row = try cursor.next() { out.append(try plan.decode(row)) }
+                if let limit { out.reserveCapacity(min(limit, 4_096)) }
+                while try statement.step() {
+                    out.append(try plan.decode(statement))
+                    rows += 1
+                    if rows & 4_095 == 0 { try Task.checkCancellation() }
+                }
                 return out
             }
             // Swift finishes: filter as rows stream by; when SQL already orders them, stop once the page is full.
             let skip = max(0, offset ?? 0)
             let wanted = limit.map { skip + max(0, $0) }
             var matches: [Model] = []
-            while let row = try cursor.next() {
-                let model = try plan.decode(row)
+            while try statement.step() {
+                rows += 1
+                if rows & 4_095 == 0 { try Task.checkCancellation() }
+                let model = try plan.decode(statement)
                 if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
                 matches.append(model)
                 if prepared.sortInSQL, let wanted, matches.count >= wanted { break }
@@ -166,5 +177,13 @@ extension FinanceStore {
             let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
             return Array(matches[start..<end])
         }
+    }
+
+    /// Whether some stored amount has more than six decimals, so that amount comparisons in SQL (on micro-units)
+    /// are only a pre-filter.
+    static func inexactAmounts(_ connection: ReaderConnection) throws -> Bool {
+        let statement = try connection.statement("SELECT value FROM store_meta WHERE key = 'inexact_amounts'")
+        guard try statement.step() else { return false }
+        return statement.int64(0) != 0
     }
 }

@@ -1,0 +1,82 @@
+@testable import CofferStore
+import Foundation
+import GRDB
+import Testing
+
+/// The read path decodes rows straight from SQLite statements (`StatementRows`) on kept connections; these tests
+/// hold it to the GRDB decoders (`Rows`) that the write side uses, and to the history contract.
+@Suite struct ReadPathTests {
+    /// Transactions that exercise every column: NULLs, foreign amounts, amounts past six decimals, odd texts.
+    static func varied(_ account: UUID) -> [Transaction] {
+        var out: [Transaction] = []
+        let amounts = ["0", "0.01", "12.30", "1234567.891234567", "0.0000001", "99999999999999999.99", "5.", "-0.5", "1e3"]
+        for (i, text) in amounts.enumerated() {
+            guard let amount = ExactDecimal.parse(text) else { continue }
+            var t = makeTransaction(account, "1", on: "2026-02-0\(i % 9 + 1)", "Shop \(i) — café ☕️ \(String(repeating: "x", count: i * 7))",
+                                    indicator: i % 2 == 0 ? .credit : .debit, status: i % 3 == 0 ? .pending : .booked,
+                                    type: i % 2 == 0 ? .pointOfSale : .transfer, mcc: i % 2 == 0 ? nil : 5411)
+            t.transactionAmount = CurrencyAmount(amount: abs(amount), currencyCode: i % 4 == 0 ? "EUR" : "USD")
+            if i % 3 == 1 {
+                t.foreignCurrencyAmount = CurrencyAmount(amount: ExactDecimal.parse("1\(i).000123456789")!, currencyCode: "JPY")
+                t.foreignCurrencyExchangeRate = ExactDecimal.parse("0.00912345678901")
+            }
+            t.merchantName = i % 2 == 0 ? nil : ""
+            t.originalTransactionDescription = i == 0 ? "" : t.originalTransactionDescription
+            t.postedDate = i % 2 == 0 ? nil : Date(timeIntervalSince1970: 1_770_000_000.123)
+            out.append(t)
+        }
+        return out
+    }
+
+    @Test func statementDecodingEqualsGRDBDecodingForEveryColumn() async throws {
+        let (store, _) = try makeStore()
+        let asset = try addAccount(store)
+        let card = try addAccount(store, number: "99998888", kind: .liability, name: "Card")
+        try store.write { w in
+            try w.updateAccount(.liability(LiabilityAccount(
+                id: card.id, displayName: "Card", accountDescription: "Gold", institutionName: "Test Bank", currencyCode: "USD",
+                openingDate: day("2020-05-01"), creditInformation: AccountCreditInformation(
+                    creditLimit: money("5000"), minimumNextPaymentAmount: money("25.123456789"),
+                    nextPaymentDueDate: day("2026-03-01"), overduePaymentAmount: nil))))
+            _ = try w.insertBalance(AccountBalance(id: UUID(), accountID: asset.id, currentBalance: .booked(
+                Balance(amount: money("10.5"), asOfDate: day("2026-02-01"), creditDebitIndicator: .credit))), dedupeKey: "b1")
+            _ = try w.insertBalance(AccountBalance(id: UUID(), accountID: card.id, currentBalance: .availableAndBooked(
+                available: Balance(amount: money("1.0000001"), asOfDate: day("2026-02-02"), creditDebitIndicator: .debit),
+                booked: Balance(amount: money("2"), asOfDate: day("2026-02-03"), creditDebitIndicator: .credit))), dedupeKey: "b2")
+        }
+        try insert(store, Self.varied(asset.id) + Self.varied(card.id))
+
+        func both<M: Equatable & Sendable>(_ table: String, _ columns: String, _ grdb: @escaping @Sendable (Row) throws -> M,
+                                _ fast: (ReadStatement) throws -> M) async throws -> ([M], [M]) {
+            let sql = "SELECT \(columns) FROM \(table) ORDER BY id"
+            let expected = try await store.read { db in try Row.fetchAll(db, sql: sql).map(grdb) }
+            let got = try store.readNow { connection in
+                let statement = try connection.statement(sql)
+                var out: [M] = []
+                while try statement.step() { out.append(try fast(statement)) }
+                return out
+            }
+            return (expected, got)
+        }
+        let t = try await both("txn", Rows.transactionColumns, Rows.transaction, StatementRows.transaction)
+        #expect(t.0.count == 16)
+        #expect(t.0 == t.1)
+        // Equal decimals can differ in representation; the exact text must not.
+        #expect(t.0.map { ExactDecimal.text($0.transactionAmount.amount) } == t.1.map { ExactDecimal.text($0.transactionAmount.amount) })
+        #expect(t.0.map { $0.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) } }
+                == t.1.map { $0.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) } })
+        let a = try await both("account", Rows.accountColumns, Rows.account, StatementRows.account)
+        #expect(a.0.count == 2 && a.0 == a.1)
+        let b = try await both("balance", Rows.balanceColumns, Rows.balance, StatementRows.balance)
+        #expect(b.0.count == 2 && b.0 == b.1)
+    }
+
+    @Test func aDamagedAmountIsAnErrorNotACrash() async throws {
+        let (store, path) = try makeStore()
+        let a = try addAccount(store)
+        try insert(store, [makeTransaction(a.id, "1", on: "2026-01-01")])
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { try $0.execute(sql: "UPDATE txn SET amount = '12abc'") }
+        await #expect(throws: CofferError.self) { _ = try await store.transactions(query: TransactionQuery()) }
+    }
+}
