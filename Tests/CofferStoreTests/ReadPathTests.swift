@@ -79,4 +79,63 @@ import Testing
         try await queue.write { try $0.execute(sql: "UPDATE txn SET amount = '12abc'") }
         await #expect(throws: CofferError.self) { _ = try await store.transactions(query: TransactionQuery()) }
     }
+
+    @Test func sinceTokenSeesACommitOfAnotherConnectionAndRejectsTamperedTokens() async throws {
+        let (store, path) = try makeStore()
+        let a = try addAccount(store)
+        try insert(store, [makeTransaction(a.id, "1", on: "2026-01-01")])
+        let token = try #require(try await collect(store.transactionHistory(forAccountID: a.id, isMonitoring: false)).last?.newToken)
+        // The fast path, many times over (kept connections, cached statements): nothing new.
+        for _ in 0..<50 {
+            #expect(try await collect(store.transactionHistory(forAccountID: a.id, since: token, isMonitoring: false)).isEmpty)
+        }
+        // Another store object is another set of connections (as another process would be).
+        let writer = try FinanceStore(path: path)
+        let fresh = makeTransaction(a.id, "2", on: "2026-01-02")
+        try insert(writer, [fresh])
+        let delta = try await collect(store.transactionHistory(forAccountID: a.id, since: token, isMonitoring: false))
+        #expect(delta.flatMap(\.inserted).map(\.id) == [fresh.id])
+        // The whole store's stream sees it too.
+        let all = try await collect(store.allTransactionHistory(since: token, isMonitoring: false))
+        #expect(all.flatMap(\.inserted).map(\.id) == [fresh.id])
+
+        // Every single-character change of the token is rejected.
+        let text = Array(token.stringValue)
+        for i in text.indices {
+            var bad = text
+            bad[i] = bad[i] == "A" ? "B" : "A"
+            await #expect(throws: FinanceError.historyTokenInvalid) {
+                _ = try await collect(store.transactionHistory(forAccountID: a.id, since: HistoryToken(stringValue: String(bad)),
+                                                               isMonitoring: false))
+            }
+        }
+    }
+
+    @Test func tokensAreStandardBase64URL() {
+        var rng = SystemRandomNumberGenerator()
+        for count in 0..<80 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+            #expect(Base64URL.decode(foundation) == bytes)
+            #expect(Base64URL.decode(Data(bytes).base64EncodedString()) == bytes)
+        }
+        #expect(Base64URL.decode("A") == nil)
+        #expect(Base64URL.decode("AB!C") == nil)
+    }
+
+    @Test func lastSnapshotBatchResumesInTheChangeLog() async throws {
+        let (store, _) = try makeStore()
+        let a = try addAccount(store)
+        try insert(store, (0..<10).map { makeTransaction(a.id, "\($0 + 1)", on: "2026-01-01") })
+        try await HistoryOptions.$current.withValue(HistoryOptions(batchSize: 5)) {
+            // Exactly two full pages: no third, empty one, and the last token is not a snapshot cursor.
+            let batches = try await collect(store.transactionHistory(forAccountID: a.id, isMonitoring: false))
+            #expect(batches.map { $0.inserted.count } == [5, 5])
+            let last = try store.position(of: try #require(batches.last?.newToken))
+            #expect(!last.inSnapshot)
+        }
+    }
 }
