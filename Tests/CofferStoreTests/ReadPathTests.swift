@@ -138,4 +138,35 @@ import Testing
             #expect(!last.inSnapshot)
         }
     }
+
+    @Test func equalDatesComeInIDOrderWhetherSQLiteOrSwiftBreaksTheTie() async throws {
+        let (store, _) = try makeStore()
+        let a = try addAccount(store)
+        // Random ids (not time-ordered) and amounts, three days: the index order within a day is by amount.
+        var rows: [Transaction] = []
+        for i in 0..<60 {
+            var t = makeTransaction(a.id, "\(Int.random(in: 1...9))", on: "2026-01-0\(i % 3 + 1)")
+            t.id = UUID()
+            rows.append(t)
+        }
+        try insert(store, rows)
+        func expected(reverse: Bool) -> [UUID] {
+            rows.sorted { x, y in
+                if x.transactionDate != y.transactionDate { return reverse ? x.transactionDate > y.transactionDate : x.transactionDate < y.transactionDate }
+                return x.id.uuidString < y.id.uuidString
+            }.map(\.id)
+        }
+        let id = a.id
+        let mine = #Predicate<Transaction> { $0.accountID == id }
+        for reverse in [false, true] {
+            let sort = reverse ? [SortDescriptor(\Transaction.transactionDate, order: .reverse)] : []
+            let query = TransactionQuery(sortDescriptors: sort, predicate: mine)
+            #expect(store.explain(query).tiesInSwift)
+            #expect(try await store.transactions(query: query).map(\.id) == expected(reverse: reverse))
+            // With a limit, SQLite orders everything itself; the answer is the same page.
+            let paged = TransactionQuery(sortDescriptors: sort, predicate: mine, limit: 25, offset: 10)
+            #expect(!store.explain(paged).tiesInSwift)
+            #expect(try await store.transactions(query: paged).map(\.id) == Array(expected(reverse: reverse)[10..<35]))
+        }
+    }
 }

@@ -55,41 +55,52 @@ struct ReadStatement {
     var sql: String { sqlite3_sql(handle).map { String(cString: $0) } ?? "" }
 
     // MARK: Columns (0-based)
+    //
+    // Through `sqlite3_column_value` and the `sqlite3_value_*` functions: one full column call per column
+    // (`sqlite3_column_*` each re-check the statement and the connection's error state), then plain reads of the
+    // value. The value is valid until the next step or reset, and this connection is used by one thread.
 
     @inline(__always)
-    func isNull(_ index: CInt) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    private func value(_ index: CInt) -> OpaquePointer { sqlite3_column_value(handle, index) }
 
     @inline(__always)
-    func int64(_ index: CInt) -> Int64 { sqlite3_column_int64(handle, index) }
+    func isNull(_ index: CInt) -> Bool { sqlite3_value_type(value(index)) == SQLITE_NULL }
 
-    func optionalInt64(_ index: CInt) -> Int64? { isNull(index) ? nil : int64(index) }
+    @inline(__always)
+    func int64(_ index: CInt) -> Int64 { sqlite3_value_int64(value(index)) }
 
-    /// The column's text ("" for NULL). SQLite converts other storage classes to text, as GRDB does.
-    func text(_ index: CInt) -> String {
-        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    func optionalInt64(_ index: CInt) -> Int64? {
+        let v = value(index)
+        return sqlite3_value_type(v) == SQLITE_NULL ? nil : sqlite3_value_int64(v)
     }
 
-    func optionalText(_ index: CInt) -> String? { isNull(index) ? nil : text(index) }
+    /// The column's text ("" for NULL). SQLite converts other storage classes to text, as GRDB does.
+    func text(_ index: CInt) -> String { optionalText(index) ?? "" }
+
+    /// The column's text, nil for NULL.
+    func optionalText(_ index: CInt) -> String? {
+        let v = value(index)
+        guard let bytes = sqlite3_value_text(v) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(v))), as: UTF8.self)
+    }
 
     /// A UUID stored as a 16-byte blob (or, as GRDB also accepts, as text).
     func uuid(_ index: CInt, column: String) throws -> UUID {
-        if sqlite3_column_type(handle, index) == SQLITE_BLOB, sqlite3_column_bytes(handle, index) == 16,
-           let bytes = sqlite3_column_blob(handle, index) {
+        let v = value(index)
+        if sqlite3_value_type(v) == SQLITE_BLOB, let bytes = sqlite3_value_blob(v), sqlite3_value_bytes(v) == 16 {
             var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &id) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
             return UUID(uuid: id)
         }
-        if sqlite3_column_type(handle, index) == SQLITE_TEXT, let id = UUID(uuidString: text(index)) { return id }
+        if sqlite3_value_type(v) == SQLITE_TEXT, let text = optionalText(index), let id = UUID(uuidString: text) { return id }
         throw CofferError(.notAStore, "damaged store: column \(column) does not hold a UUID")
     }
 
     /// An exact decimal kept as text; nil for NULL. Parsed as strictly as everywhere else (`ExactDecimal`).
     func decimal(_ index: CInt, column: String) throws -> Decimal? {
-        guard let bytes = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        let buffer = UnsafeBufferPointer(start: bytes, count: count)
+        let v = value(index)
+        guard let bytes = sqlite3_value_text(v) else { return nil }
+        let buffer = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(v)))
         if let value = ExactDecimal.parse(utf8: buffer) { return value }
         throw CofferError(.notAStore, "damaged store: '\(String(decoding: buffer, as: UTF8.self))' in column \(column) is not a decimal")
     }

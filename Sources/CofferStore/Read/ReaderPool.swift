@@ -40,6 +40,8 @@ final class ReaderConnection: @unchecked Sendable {
     private var statements: [String: OpaquePointer] = [:]
     /// Statements handed out since the connection was taken: reset when it is given back.
     private var used: [OpaquePointer] = []
+    /// Rows each statement returned last time: a capacity to reserve for the next result.
+    private var rowHints: [OpaquePointer: Int] = [:]
     private var begin: OpaquePointer?
     private var commit: OpaquePointer?
 
@@ -81,10 +83,14 @@ final class ReaderConnection: @unchecked Sendable {
         return ReadStatement(handle: prepared, connection: self)
     }
 
+    func rowHint(_ statement: ReadStatement) -> Int { rowHints[statement.handle] ?? 0 }
+    func setRowHint(_ statement: ReadStatement, _ rows: Int) { rowHints[statement.handle] = rows }
+
     /// Queries vary (literal limits, `IN` lists of any length): the cache is bounded by dropping every statement
     /// not in use when it is full.
     private func evictIdleStatements() {
         for (sql, statement) in statements where !used.contains(statement) {
+            rowHints[statement] = nil
             sqlite3_finalize(statement)
             statements[sql] = nil
         }
