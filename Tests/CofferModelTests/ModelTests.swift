@@ -168,3 +168,71 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
         }
     }
 }
+
+@Suite struct ModelJSONTests {
+    /// What the CLI wrote before `CalendarDay.text`: Foundation's ISO 8601 formatters.
+    static func referenceDate(_ date: Date) -> String {
+        if CalendarDay.isMidnightUTC(date) { return CalendarDay.string(date) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0
+            ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(referenceDate(date))
+        }
+        return encoder
+    }()
+
+    @Test func datesAreWrittenAsFoundationsFormatterWritesThem() {
+        var rng = SystemRandomNumberGenerator()
+        var dates: [Date] = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 0.001), Date(timeIntervalSince1970: 86_399.999),
+                             Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: -86_400 * 800),
+                             Date(timeIntervalSince1970: 253_402_300_799.999), Date(timeIntervalSince1970: 253_402_300_800.5)]
+        for _ in 0..<4_000 {
+            // As the store makes them (integer milliseconds), and arbitrary instants.
+            let ms = Int64.random(in: 0...4_102_444_800_000, using: &rng)
+            dates.append(Date(timeIntervalSince1970: Double(ms) / 1_000))
+            dates.append(Date(timeIntervalSince1970: Double(ms / 1_000)))
+            dates.append(Date(timeIntervalSince1970: Double.random(in: 0...4_102_444_800, using: &rng)))
+        }
+        for date in dates {
+            #expect(CalendarDay.text(date) == Self.referenceDate(date), "\(date.timeIntervalSince1970)")
+        }
+    }
+
+    @Test func transactionLinesAreWhatJSONEncoderWrites() throws {
+        let texts = ["Coffee", "", "a \"quoted\" \\ back/slash", "tab\tnew\nline\rcr\u{8}\u{c}", "ctl \u{0}\u{1}\u{1f}\u{7f}",
+                     "café ☕️ 東京 \u{2028}\u{2029} 🇩🇪", "</script>", String(repeating: "long ", count: 40)]
+        var rng = SystemRandomNumberGenerator()
+        for (i, text) in texts.enumerated() {
+            for variant in 0..<4 {
+                let amount = ["12.30", "0", "1234567.891234567", "5"][variant]
+                var t = Transaction(id: UUID(), accountID: UUID(),
+                                    transactionAmount: CurrencyAmount(amount: ExactDecimal.parse(amount)!, currencyCode: ["USD", "JPY", "KWD", "EUR"][variant]),
+                                    creditDebitIndicator: variant % 2 == 0 ? .credit : .debit, transactionDescription: text,
+                                    originalTransactionDescription: texts[(i + variant) % texts.count],
+                                    transactionType: TransactionType.allCases.randomElement(using: &rng)!,
+                                    status: TransactionStatus.allCases.randomElement(using: &rng)!,
+                                    transactionDate: Date(timeIntervalSince1970: Double(Int.random(in: 0...2_000_000_000, using: &rng))))
+                if variant >= 1 {
+                    t.merchantName = texts[(i + 1) % texts.count]
+                    t.merchantCategoryCode = MerchantCategoryCode(rawValue: Int16(variant * 1_000 + i))
+                    t.postedDate = Date(timeIntervalSince1970: Double(Int64.random(in: 0...2_000_000_000_000, using: &rng)) / 1_000)
+                }
+                if variant >= 2 {
+                    t.foreignCurrencyAmount = CurrencyAmount(amount: ExactDecimal.parse("98.7654321")!, currencyCode: "CHF")
+                    t.foreignCurrencyExchangeRate = ExactDecimal.parse("1.000000001")
+                }
+                var line: [UInt8] = []
+                ModelJSON.append(t, to: &line)
+                #expect(String(decoding: line, as: UTF8.self) == String(decoding: try Self.encoder.encode(t), as: UTF8.self))
+            }
+        }
+    }
+}
