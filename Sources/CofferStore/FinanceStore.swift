@@ -54,7 +54,8 @@ public final class FinanceStore: Sendable {
         // SQLite's own fcntl locks on Linux, so it does not disturb them.
         let lock = access == .readWrite ? StoreFile.lockExclusively(path: path) : nil
         defer { StoreFile.unlock(lock) }
-        try StoreFile.check(path: path, access: access)
+        // For .readOnly, the checks run on a reader connection that queries then keep using.
+        let checked = try StoreFile.check(path: path, access: access)
 
         var config = Configuration()
         config.readonly = access == .readOnly
@@ -72,7 +73,7 @@ public final class FinanceStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
-        readers = ReaderPool(path: path)
+        readers = ReaderPool(path: path, first: checked)
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
@@ -83,28 +84,17 @@ public final class FinanceStore: Sendable {
             if access == .readWrite {
                 try migrator.migrate(pool)
             } else {
-                var complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                var complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 if !complete, FileManager.default.isWritableFile(atPath: path) {
                     // A store from an older Coffer: upgrade it (under the same lock as any writer), then read.
                     _ = try FinanceStore(path: path, access: .readWrite, logger: logger)
-                    complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                    complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 }
                 guard complete else {
                     throw CofferError(.notAStore, "\(path): the store was made by an older Coffer and is read-only here; open it once with write access to upgrade it")
                 }
             }
-            let meta = try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT key, value FROM store_meta")
-            }
-            var id: UUID?
-            var key: Data?
-            for row in meta {
-                switch row["key"] as String {
-                case "store_id": id = row["value"]
-                case "token_key": key = row["value"]
-                default: break
-                }
-            }
+            let (id, key) = try readers.withConnection { try Self.identity($0) }
             guard let id, let key else {
                 throw CofferError(.notAStore, "\(path): the store's identity is missing; it is damaged")
             }
@@ -115,6 +105,30 @@ public final class FinanceStore: Sendable {
         } catch {
             throw StoreFile.describe(error, path: path)
         }
+    }
+
+    /// Whether every migration this build knows has run (GRDB's `hasCompletedMigrations`, on a reader connection).
+    static func hasCompletedMigrations(_ connection: ReaderConnection) throws -> Bool {
+        let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
+        guard !tables.isEmpty else { return false }
+        let applied = Set(try connection.strings("SELECT identifier FROM grdb_migrations"))
+        return Schema.migrator.migrations.allSatisfy(applied.contains)
+    }
+
+    /// The store's id and token key, from `store_meta`.
+    static func identity(_ connection: ReaderConnection) throws -> (UUID?, Data?) {
+        let statement = try connection.statement("SELECT key, value FROM store_meta WHERE key IN ('store_id', 'token_key')")
+        defer { connection.finishStatements() }
+        var id: UUID?
+        var key: Data?
+        while try statement.step() {
+            switch statement.text(0) {
+            case "store_id": id = try? statement.uuid(1, column: "store_id")
+            case "token_key": key = statement.blob(1)
+            default: break
+            }
+        }
+        return (id, key)
     }
 
     /// The path a store opens at when none is given: `$COFFER_STORE`, else `$XDG_DATA_HOME/coffer/coffer.sqlite`,

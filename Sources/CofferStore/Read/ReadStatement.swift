@@ -84,6 +84,14 @@ struct ReadStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(v))), as: UTF8.self)
     }
 
+    /// The column's bytes (a blob, or text as UTF-8); nil for NULL.
+    func blob(_ index: CInt) -> Data? {
+        let v = value(index)
+        if sqlite3_value_type(v) == SQLITE_NULL { return nil }
+        guard let bytes = sqlite3_value_blob(v) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_value_bytes(v)))
+    }
+
     /// A UUID stored as a 16-byte blob (or, as GRDB also accepts, as text).
     func uuid(_ index: CInt, column: String) throws -> UUID {
         let v = value(index)

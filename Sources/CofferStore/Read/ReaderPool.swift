@@ -16,8 +16,10 @@ final class ReaderPool: Sendable {
     /// Idle connections kept for reuse; more are opened under load and closed when given back.
     private let keep = 4
 
-    init(path: String) {
+    /// `first`: a connection already open (the one the store's checks ran on), kept for the first read.
+    init(path: String, first: ReaderConnection? = nil) {
         self.path = path
+        if let first { idle.withLock { $0.append(first) } }
     }
 
     /// Runs `body` on an idle connection (opened on first use), on the calling thread.
@@ -85,6 +87,15 @@ final class ReaderConnection: @unchecked Sendable {
 
     func rowHint(_ statement: ReadStatement) -> Int { rowHints[statement.handle] ?? 0 }
     func setRowHint(_ statement: ReadStatement, _ rows: Int) { rowHints[statement.handle] = rows }
+
+    /// The first column of every row, as text.
+    func strings(_ sql: String) throws -> [String] {
+        let statement = try self.statement(sql)
+        defer { finishStatements() }
+        var out: [String] = []
+        while try statement.step() { out.append(statement.text(0)) }
+        return out
+    }
 
     /// Queries vary (literal limits, `IN` lists of any length): the cache is bounded by dropping every statement
     /// not in use when it is full.
