@@ -124,13 +124,21 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
 
     private var accountColumn: String { entity == .account ? "id" : "account_id" }
 
-    /// The decoder for this stream's rows, chosen once.
-    private var decode: (ReadStatement) throws -> Model {
+    /// Steps a statement to its end and decodes every row: the loop runs on the concrete model type and the array
+    /// is cast once (a cast per row, through this generic type, showed in catch-up profiles).
+    private var readAll: (ReadStatement) throws -> [Model] {
         switch entity {
-        case .account: { try StatementRows.account($0) as! Model }
-        case .balance: { try StatementRows.balance($0) as! Model }
-        case .transaction: { try StatementRows.transaction($0) as! Model }
+        case .account: { try Self.rows($0, StatementRows.account) as! [Model] }
+        case .balance: { try Self.rows($0, StatementRows.balance) as! [Model] }
+        case .transaction: { try Self.rows($0, StatementRows.transaction) as! [Model] }
         }
+    }
+
+    @inline(__always)
+    private static func rows<M>(_ statement: ReadStatement, _ decode: (ReadStatement) throws -> M) throws -> [M] {
+        var out: [M] = []
+        while try statement.step() { out.append(try decode(statement)) }
+        return out
     }
 
     private func snapshotPage(at: Int64, after: UUID?) throws -> ([Model], Bool) {
@@ -138,14 +146,11 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         // One row more than a batch tells whether this is the last page: its token then resumes in the change
         // log, without reading an empty page first.
         let (sql, arguments) = snapshotSQL(at: at, after: after, limit: limit + 1)
-        let decode = self.decode
+        let readAll = self.readAll
         var rows = try store.readNow { connection in
             let statement = try connection.statement(sql)
             try statement.bind(arguments)
-            var rows: [Model] = []
-            rows.reserveCapacity(min(limit + 1, 1_024))
-            while try statement.step() { rows.append(try decode(statement)) }
-            return rows
+            return try readAll(statement)
         }
         let done = rows.count <= limit
         if !done { rows.removeLast() }
@@ -231,21 +236,19 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         var slots = 8
         while slots < wanted.count { slots *= 2 }
         let sql = "SELECT \(columns) FROM \(table) WHERE id IN (\(Array(repeating: "?", count: slots).joined(separator: ",")))"
-        let decode = self.decode
-        var byID: [UUID: Model] = [:]
-        byID.reserveCapacity(wanted.count)
-        try store.readNow { connection in
+        let readAll = self.readAll
+        let models = try store.readNow { connection in
             let statement = try connection.statement(sql)
             for (offset, id) in wanted.enumerated() { try statement.bind(id, at: CInt(offset + 1)) }
-            while try statement.step() {
-                let model = try decode(statement)
-                byID[model.id] = model
-            }
+            return try readAll(statement)
         }
+        var byID: [UUID: Int] = [:]
+        byID.reserveCapacity(models.count)
+        for (index, model) in models.enumerated() { byID[model.id] = index }
         for item in batch where !(item.lastOp == .delete) {
             // A row already gone was deleted after this window; the delete comes in a later batch.
-            guard let model = byID[item.id] else { continue }
-            if item.sawInsert { result.inserted.append(model) } else { result.updated.append(model) }
+            guard let index = byID[item.id] else { continue }
+            if item.sawInsert { result.inserted.append(models[index]) } else { result.updated.append(models[index]) }
         }
         return result
     }
