@@ -22,6 +22,11 @@ import Testing
             }
             t.merchantName = i % 2 == 0 ? nil : ""
             t.originalTransactionDescription = i == 0 ? "" : t.originalTransactionDescription
+            if i % 3 == 2 {
+                // Equal texts are decoded once and shared; a prefix is not equal.
+                t.originalTransactionDescription = t.transactionDescription
+                t.merchantName = i == 5 ? String(t.transactionDescription.dropLast()) : t.transactionDescription
+            }
             t.postedDate = i % 2 == 0 ? nil : Date(timeIntervalSince1970: 1_770_000_000.123)
             out.append(t)
         }

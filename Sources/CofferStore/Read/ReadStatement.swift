@@ -92,6 +92,19 @@ struct ReadStatement {
         return Data(bytes: bytes, count: Int(sqlite3_value_bytes(v)))
     }
 
+    /// The column's text, nil for NULL; `known` (the text of column `other` in this row) when the bytes are the
+    /// same. Descriptions, original descriptions and merchant names are often equal: one string instead of three.
+    func optionalText(_ index: CInt, sameAs other: CInt, _ known: String) -> String? {
+        let v = value(index)
+        guard let bytes = sqlite3_value_text(v) else { return nil }
+        let count = Int(sqlite3_value_bytes(v))
+        let w = value(other)
+        if let otherBytes = sqlite3_value_text(w), Int(sqlite3_value_bytes(w)) == count, memcmp(bytes, otherBytes, count) == 0 {
+            return known
+        }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
     /// A UUID stored as a 16-byte blob (or, as GRDB also accepts, as text).
     func uuid(_ index: CInt, column: String) throws -> UUID {
         let v = value(index)

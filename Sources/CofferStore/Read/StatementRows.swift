@@ -14,15 +14,16 @@ enum StatementRows {
         guard let amount = try s.decimal(2, column: "amount") else {
             throw CofferError(.notAStore, "damaged store: a transaction has no amount")
         }
+        let description = s.text(8)
         return Transaction(
             id: try s.uuid(0, column: "id"), accountID: try s.uuid(1, column: "account_id"),
             transactionAmount: CurrencyAmount(amount: amount, currencyCode: currency),
             foreignCurrencyAmount: foreign,
             foreignCurrencyExchangeRate: try s.decimal(6, column: "exchange_rate"),
             creditDebitIndicator: int16(s, 7).flatMap(CreditDebitIndicator.init(rawValue:)) ?? .debit,
-            transactionDescription: s.text(8), originalTransactionDescription: s.text(9),
+            transactionDescription: description, originalTransactionDescription: s.optionalText(9, sameAs: 8, description) ?? "",
             merchantCategoryCode: s.isNull(10) ? nil : int16(s, 10).map(MerchantCategoryCode.init(rawValue:)),
-            merchantName: s.optionalText(11),
+            merchantName: s.optionalText(11, sameAs: 8, description),
             transactionType: int16(s, 12).flatMap(TransactionType.init(rawValue:)) ?? .unknown,
             status: int16(s, 13).flatMap(TransactionStatus.init(rawValue:)) ?? .booked,
             transactionDate: Rows.date(s.int64(14)), postedDate: s.optionalInt64(15).map(Rows.date))
