@@ -34,6 +34,8 @@ public final class FinanceStore: Sendable {
     let readers: ReaderPool
     let tokenKeyData: Data
     var tokenKey: SymmetricKey { SymmetricKey(data: tokenKeyData) }
+    /// History tokens' MAC, keyed once.
+    let tokenMAC: TokenMAC
     let logger: Logger
 
     /// Opens (and, for `.readWrite`, creates or migrates) the store at `path`.
@@ -100,6 +102,7 @@ public final class FinanceStore: Sendable {
             }
             storeID = id
             tokenKeyData = key
+            tokenMAC = TokenMAC(key: SymmetricKey(data: key))
         } catch let error as CofferError {
             throw error
         } catch {

@@ -31,7 +31,7 @@ extension FinanceStore {
         } else {
             bytes.append(0)
         }
-        let mac = HMAC<SHA256>.authenticationCode(for: bytes, using: tokenKey)
+        let mac = tokenMAC.code(for: bytes[...])
         mac.withUnsafeBytes { bytes.append(contentsOf: $0.prefix(16)) }
         return HistoryToken(encoded: Base64URL.encode(bytes))
     }
@@ -43,7 +43,7 @@ extension FinanceStore {
             throw FinanceError.historyTokenInvalid
         }
         let body = bytes[..<(bytes.count - 16)]
-        let mac = HMAC<SHA256>.authenticationCode(for: body, using: tokenKey)
+        let mac = tokenMAC.code(for: body)
         // Constant-time comparison.
         let diff = mac.withUnsafeBytes { mac in
             var diff: UInt8 = 0
@@ -64,6 +64,25 @@ extension FinanceStore {
         }
         guard sequence >= 0 else { throw FinanceError.historyTokenInvalid }
         return HistoryPosition(sequence: sequence, snapshotAfter: after, inSnapshot: inSnapshot)
+    }
+}
+
+/// HMAC-SHA256 keyed with the store's token key, the key schedule done once: setting up the key (two hash blocks
+/// and generic byte handling) was most of checking a token.
+///
+/// `@unchecked Sendable`: `base` is never mutated; each code is computed on a copy, whose hash contexts are copied
+/// on first write (swift-crypto's digests are copy-on-write).
+final class TokenMAC: @unchecked Sendable {
+    private let base: HMAC<SHA256>
+
+    init(key: SymmetricKey) {
+        base = HMAC<SHA256>(key: key)
+    }
+
+    func code(for bytes: ArraySlice<UInt8>) -> HMAC<SHA256>.MAC {
+        var mac = base
+        mac.update(data: bytes)
+        return mac.finalize()
     }
 }
 
