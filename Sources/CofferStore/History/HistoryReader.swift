@@ -23,12 +23,8 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         case finished
     }
 
-    struct Coalesced: Sendable {
-        var id: UUID
-        var lastSeq: Int64
-        var lastOp: ChangeOp
-        var sawInsert: Bool
-    }
+    /// Not nested in this generic type: code over a window then runs on a concrete type.
+    typealias Coalesced = CoalescedChange
 
     func next(_ state: inout State) async throws -> Changes<Model>? {
         while true {
@@ -191,27 +187,8 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         return try store.readNow { connection in try Self.coalesce(connection, query.sql, query.arguments) }
     }
 
-    /// One window of the change log, one entry per entity, ordered by its last change.
     private static func coalesce(_ connection: ReaderConnection, _ sql: String, _ arguments: [DatabaseValue]) throws -> [Coalesced] {
-        var byID: [UUID: Int] = [:]
-        var list: [Coalesced] = []
-        let statement = try connection.statement(sql)
-        try statement.bind(arguments)
-        while try statement.step() {
-            let seq = statement.int64(0)
-            let op = ChangeOp(rawValue: Int(statement.int64(1))) ?? .update
-            let id = try statement.uuid(2, column: "entity_id")
-            if let index = byID[id] {
-                list[index].lastSeq = seq
-                list[index].lastOp = op
-                if op == .insert { list[index].sawInsert = true }
-            } else {
-                byID[id] = list.count
-                list.append(Coalesced(id: id, lastSeq: seq, lastOp: op, sawInsert: op == .insert))
-            }
-        }
-        list.sort { $0.lastSeq < $1.lastSeq }
-        return list
+        try CoalescedChange.window(connection, sql, arguments)
     }
 
     private struct Materialized {
@@ -251,6 +228,38 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
             if item.sawInsert { result.inserted.append(models[index]) } else { result.updated.append(models[index]) }
         }
         return result
+    }
+}
+
+/// One entity's changes within a window of the change log: its last sequence number and operation, and whether it
+/// was inserted within the window.
+struct CoalescedChange: Sendable {
+    var id: UUID
+    var lastSeq: Int64
+    var lastOp: ChangeOp
+    var sawInsert: Bool
+
+    /// One window of the change log, one entry per entity, ordered by its last change.
+    static func window(_ connection: ReaderConnection, _ sql: String, _ arguments: [DatabaseValue]) throws -> [CoalescedChange] {
+        var byID: [UUID: Int] = [:]
+        var list: [CoalescedChange] = []
+        let statement = try connection.statement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {
+            let seq = statement.int64(0)
+            let op = ChangeOp(rawValue: Int(statement.int64(1))) ?? .update
+            let id = try statement.uuid(2, column: "entity_id")
+            if let index = byID[id] {
+                list[index].lastSeq = seq
+                list[index].lastOp = op
+                if op == .insert { list[index].sawInsert = true }
+            } else {
+                byID[id] = list.count
+                list.append(CoalescedChange(id: id, lastSeq: seq, lastOp: op, sawInsert: op == .insert))
+            }
+        }
+        list.sort { $0.lastSeq < $1.lastSeq }
+        return list
     }
 }
 
