@@ -7,6 +7,8 @@ struct QueryBench {
     let iterations: Int
     /// How deep the paging query starts (900,000 on the 1M store).
     let deepOffset: Int
+    /// Only the queries whose name starts with this (`account_date`, `mcc_amount`, `text`, `deep_page`).
+    var only: String? = nil
 
     /// Times each query `iterations` times (fewer for slow ones, at least 5) after two warm-up runs.
     func run(firstDay: Date) async throws {
@@ -31,6 +33,7 @@ struct QueryBench {
     }
 
     private func time(_ name: String, _ query: TransactionQuery) async throws {
+        if let only, !name.hasPrefix("query." + only) { return }
         var rows = 0
         for _ in 0..<2 { rows = try await store.transactions(query: query).count }
         var samples: [Double] = []

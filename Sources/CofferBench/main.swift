@@ -2,11 +2,11 @@ import Coffer
 import Foundation
 
 // coffer-bench: the library half of scripts/bench.sh. Each command prints `key value` lines.
-//   coffer-bench query   --store S [--first-day YYYY-MM-DD] [--iterations N] [--offset N]
+//   coffer-bench query   --store S [--first-day YYYY-MM-DD] [--iterations N] [--offset N] [--only NAME]
 //   coffer-bench history --store S --extend FILE [--runs N]
 //   coffer-bench monitor --store S --coffer PATH FILE...
 let usage = """
-    usage: coffer-bench query --store S [--first-day YYYY-MM-DD] [--iterations N] [--offset N]
+    usage: coffer-bench query --store S [--first-day YYYY-MM-DD] [--iterations N] [--offset N] [--only NAME]
            coffer-bench history --store S --extend FILE [--runs N]
            coffer-bench monitor --store S --coffer PATH FILE...
     """
@@ -41,7 +41,8 @@ do {
         let day = CalendarDay.parse(option("first-day", in: arguments) ?? "2022-09-27") ?? Date(timeIntervalSince1970: 0)
         let iterations = Int(option("iterations", in: arguments) ?? "") ?? 200
         let offset = Int(option("offset", in: arguments) ?? "") ?? 900_000
-        try await QueryBench(store: store, iterations: iterations, deepOffset: offset).run(firstDay: day)
+        try await QueryBench(store: store, iterations: iterations, deepOffset: offset, only: option("only", in: arguments))
+            .run(firstDay: day)
     case "history":
         guard let file = option("extend", in: arguments) else { throw CofferError(.badInput, "history needs --extend FILE") }
         let store = try FinanceStore(path: path)

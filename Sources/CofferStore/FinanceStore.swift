@@ -30,8 +30,12 @@ public final class FinanceStore: Sendable {
     public let storeID: UUID
     public let access: Access
     let pool: DatabasePool
+    /// Connections that queries and history read through on the calling thread (`readNow`).
+    let readers: ReaderPool
     let tokenKeyData: Data
     var tokenKey: SymmetricKey { SymmetricKey(data: tokenKeyData) }
+    /// History tokens' MAC, keyed once.
+    let tokenMAC: TokenMAC
     let logger: Logger
 
     /// Opens (and, for `.readWrite`, creates or migrates) the store at `path`.
@@ -52,7 +56,8 @@ public final class FinanceStore: Sendable {
         // SQLite's own fcntl locks on Linux, so it does not disturb them.
         let lock = access == .readWrite ? StoreFile.lockExclusively(path: path) : nil
         defer { StoreFile.unlock(lock) }
-        try StoreFile.check(path: path, access: access)
+        // For .readOnly, the checks run on a reader connection that queries then keep using.
+        let checked = try StoreFile.check(path: path, access: access)
 
         var config = Configuration()
         config.readonly = access == .readOnly
@@ -70,6 +75,7 @@ public final class FinanceStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
+        readers = ReaderPool(path: path, first: checked)
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
@@ -80,38 +86,52 @@ public final class FinanceStore: Sendable {
             if access == .readWrite {
                 try migrator.migrate(pool)
             } else {
-                var complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                var complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 if !complete, FileManager.default.isWritableFile(atPath: path) {
                     // A store from an older Coffer: upgrade it (under the same lock as any writer), then read.
                     _ = try FinanceStore(path: path, access: .readWrite, logger: logger)
-                    complete = try pool.read { try migrator.hasCompletedMigrations($0) }
+                    complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 }
                 guard complete else {
                     throw CofferError(.notAStore, "\(path): the store was made by an older Coffer and is read-only here; open it once with write access to upgrade it")
                 }
             }
-            let meta = try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT key, value FROM store_meta")
-            }
-            var id: UUID?
-            var key: Data?
-            for row in meta {
-                switch row["key"] as String {
-                case "store_id": id = row["value"]
-                case "token_key": key = row["value"]
-                default: break
-                }
-            }
+            let (id, key) = try readers.withConnection { try Self.identity($0) }
             guard let id, let key else {
                 throw CofferError(.notAStore, "\(path): the store's identity is missing; it is damaged")
             }
             storeID = id
             tokenKeyData = key
+            tokenMAC = TokenMAC(key: SymmetricKey(data: key))
         } catch let error as CofferError {
             throw error
         } catch {
             throw StoreFile.describe(error, path: path)
         }
+    }
+
+    /// Whether every migration this build knows has run (GRDB's `hasCompletedMigrations`, on a reader connection).
+    static func hasCompletedMigrations(_ connection: ReaderConnection) throws -> Bool {
+        let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")
+        guard !tables.isEmpty else { return false }
+        let applied = Set(try connection.strings("SELECT identifier FROM grdb_migrations"))
+        return Schema.migrator.migrations.allSatisfy(applied.contains)
+    }
+
+    /// The store's id and token key, from `store_meta`.
+    static func identity(_ connection: ReaderConnection) throws -> (UUID?, Data?) {
+        let statement = try connection.statement("SELECT key, value FROM store_meta WHERE key IN ('store_id', 'token_key')")
+        defer { connection.finishStatements() }
+        var id: UUID?
+        var key: Data?
+        while try statement.step() {
+            switch statement.text(0) {
+            case "store_id": id = try? statement.uuid(1, column: "store_id")
+            case "token_key": key = statement.blob(1)
+            default: break
+            }
+        }
+        return (id, key)
     }
 
     /// The path a store opens at when none is given: `$COFFER_STORE`, else `$XDG_DATA_HOME/coffer/coffer.sqlite`,
@@ -138,10 +158,26 @@ public final class FinanceStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
-        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) {
-            logger.warning("store read failed", metadata: ["path": "\(path)", "error": "\(error)"])
-            throw FinanceError.dataRestricted(.financialData)
+        } catch let error as DatabaseError {
+            throw restricted(error)
         }
+    }
+
+    /// Runs a read on one of `readers`, on the calling thread, with `read`'s error mapping. The body sees the
+    /// store as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
+    func readNow<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
+        do {
+            return try readers.withConnection(body)
+        } catch let error as DatabaseError {
+            throw restricted(error)
+        }
+    }
+
+    /// SQLite trouble (locked, unreadable) as FinanceKit's transient `dataRestricted`; other errors as they are.
+    private func restricted(_ error: DatabaseError) -> any Error {
+        guard [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) else { return error }
+        logger.warning("store read failed", metadata: ["path": "\(path)", "error": "\(error)"])
+        return FinanceError.dataRestricted(.financialData)
     }
 }
 

@@ -153,3 +153,96 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
         #expect(ExactDecimal.scaled(value) == slow, "\(text)")
     }
 }
+
+@Suite struct ExactDecimalUTF8Tests {
+    /// `parse(utf8:)` (the read path's) gives what `parse(_:)` gives, value and representation, or nil alike.
+    @Test func bytesParseLikeStrings() {
+        var samples = ["0", "1", "-1", "+1", "12.30", "0.001", ".5", "5.", "-.5", "+.5", "-0", "-0.00", "007.50", "", "+", "-",
+                       ".", "1.2.3", "1e3", "12abc", " 1", "1 ", "١٢", "1,5", "--1", "+-1", "99999999999999999999",
+                       "1234567890123456789", "12345678901234567890", "0.000000000000000000001",
+                       "123456789012345678901234567890123456789", "12345678901234567890123456789012345678",
+                       "0000000000000000000000000001.5", "1\u{301}"]
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789.-+")
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 1...24, using: &rng)
+            samples.append(String((0..<length).map { _ in
+                Bool.random(using: &rng) ? alphabet[Int.random(in: 0..<10, using: &rng)] : alphabet.randomElement(using: &rng)!
+            }))
+        }
+        for text in samples {
+            let expected = ExactDecimal.parse(text)
+            let got = Array(text.utf8).withUnsafeBufferPointer { ExactDecimal.parse(utf8: $0) }
+            #expect(got == expected, "\(text)")
+            #expect(got.map { ExactDecimal.text($0) } == expected.map { ExactDecimal.text($0) }, "\(text)")
+        }
+    }
+}
+
+@Suite struct ModelJSONTests {
+    /// What the CLI wrote before `CalendarDay.text`: Foundation's ISO 8601 formatters.
+    static func referenceDate(_ date: Date) -> String {
+        if CalendarDay.isMidnightUTC(date) { return CalendarDay.string(date) }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0
+            ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(referenceDate(date))
+        }
+        return encoder
+    }()
+
+    @Test func datesAreWrittenAsFoundationsFormatterWritesThem() {
+        var rng = SystemRandomNumberGenerator()
+        var dates: [Date] = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 0.001), Date(timeIntervalSince1970: 86_399.999),
+                             Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: -86_400 * 800),
+                             Date(timeIntervalSince1970: 253_402_300_799.999), Date(timeIntervalSince1970: 253_402_300_800.5)]
+        for _ in 0..<4_000 {
+            // As the store makes them (integer milliseconds), and arbitrary instants.
+            let ms = Int64.random(in: 0...4_102_444_800_000, using: &rng)
+            dates.append(Date(timeIntervalSince1970: Double(ms) / 1_000))
+            dates.append(Date(timeIntervalSince1970: Double(ms / 1_000)))
+            dates.append(Date(timeIntervalSince1970: Double.random(in: 0...4_102_444_800, using: &rng)))
+        }
+        for date in dates {
+            #expect(CalendarDay.text(date) == Self.referenceDate(date), "\(date.timeIntervalSince1970)")
+        }
+    }
+
+    @Test func transactionLinesAreWhatJSONEncoderWrites() throws {
+        let texts = ["Coffee", "", "a \"quoted\" \\ back/slash", "tab\tnew\nline\rcr\u{8}\u{c}", "ctl \u{0}\u{1}\u{1f}\u{7f}",
+                     "café ☕️ 東京 \u{2028}\u{2029} 🇩🇪", "</script>", String(repeating: "long ", count: 40)]
+        var rng = SystemRandomNumberGenerator()
+        for (i, text) in texts.enumerated() {
+            for variant in 0..<4 {
+                let amount = ["12.30", "0", "1234567.891234567", "5"][variant]
+                var t = Transaction(id: UUID(), accountID: UUID(),
+                                    transactionAmount: CurrencyAmount(amount: ExactDecimal.parse(amount)!, currencyCode: ["USD", "JPY", "KWD", "EUR"][variant]),
+                                    creditDebitIndicator: variant % 2 == 0 ? .credit : .debit, transactionDescription: text,
+                                    originalTransactionDescription: texts[(i + variant) % texts.count],
+                                    transactionType: TransactionType.allCases.randomElement(using: &rng)!,
+                                    status: TransactionStatus.allCases.randomElement(using: &rng)!,
+                                    transactionDate: Date(timeIntervalSince1970: Double(Int.random(in: 0...2_000_000_000, using: &rng))))
+                if variant >= 1 {
+                    t.merchantName = texts[(i + 1) % texts.count]
+                    t.merchantCategoryCode = MerchantCategoryCode(rawValue: Int16(variant * 1_000 + i))
+                    t.postedDate = Date(timeIntervalSince1970: Double(Int64.random(in: 0...2_000_000_000_000, using: &rng)) / 1_000)
+                }
+                if variant >= 2 {
+                    t.foreignCurrencyAmount = CurrencyAmount(amount: ExactDecimal.parse("98.7654321")!, currencyCode: "CHF")
+                    t.foreignCurrencyExchangeRate = ExactDecimal.parse("1.000000001")
+                }
+                var line: [UInt8] = []
+                ModelJSON.append(t, to: &line)
+                #expect(String(decoding: line, as: UTF8.self) == String(decoding: try Self.encoder.encode(t), as: UTF8.self))
+            }
+        }
+    }
+}

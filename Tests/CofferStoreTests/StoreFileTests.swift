@@ -33,6 +33,8 @@ import Testing
 
     @Test func aFolderIsNotAStore() throws {
         expectError(.notAStore, try folder(), containing: "is a folder")
+        expectError(.notAStore, try folder(), access: .readOnly, containing: "is a folder")
+        expectError(.notAStore, try folder() + "/missing.sqlite", access: .readOnly, containing: "no Coffer store")
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedAndUntouched() throws {
@@ -40,6 +42,7 @@ import Testing
         let bytes = Data("these are my notes, not a database\n".utf8)
         try bytes.write(to: URL(fileURLWithPath: path))
         expectError(.notAStore, path, containing: "not a SQLite database")
+        expectError(.notAStore, path, access: .readOnly, containing: "not a SQLite database")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
@@ -52,6 +55,8 @@ import Testing
         process.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         expectError(.notAStore, path, containing: "another program")
+        // Read-only opens check on a reader connection of their own: the same answer.
+        expectError(.notAStore, path, access: .readOnly, containing: "another program")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
@@ -64,6 +69,7 @@ import Testing
         try process.run()
         process.waitUntilExit()
         expectError(.storeTooNew, path, containing: "newer Coffer")
+        expectError(.storeTooNew, path, access: .readOnly, containing: "newer Coffer")
     }
 
     @Test func aReadOnlyStoreIsRefusedForWritesAndReadableForQueries() async throws {

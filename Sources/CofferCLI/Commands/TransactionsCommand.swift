@@ -88,7 +88,10 @@ struct TransactionsCommand: AsyncParsableCommand {
                 return
             }
             let transactions = try await store.transactions(query: query)
-            let names = Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            // Account names only for the formats that show them.
+            let names = format == .table || format == .csv
+                ? Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+                : [:]
             try emit(transactions, format: format) {
                 Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
                       rows: transactions.map { t in

@@ -23,12 +23,8 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         case finished
     }
 
-    struct Coalesced: Sendable {
-        var id: UUID
-        var lastSeq: Int64
-        var lastOp: ChangeOp
-        var sawInsert: Bool
-    }
+    /// Not nested in this generic type: code over a window then runs on a concrete type.
+    typealias Coalesced = CoalescedChange
 
     func next(_ state: inout State) async throws -> Changes<Model>? {
         while true {
@@ -37,9 +33,9 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
             case .finished:
                 return nil
             case .start:
-                state = try await startState()
+                state = try startState()
             case .snapshot(let at, let after, let emitted):
-                let (rows, done) = try await snapshotPage(at: at, after: after)
+                let (rows, done) = try snapshotPage(at: at, after: after)
                 if done {
                     state = .changes(after: at, pending: [])
                     if !rows.isEmpty || !emitted {
@@ -54,7 +50,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
                 }
             case .changes(let after, var pending):
                 if pending.isEmpty {
-                    pending = try await readWindow(after: after)
+                    pending = try readWindow(after: after)
                     if pending.isEmpty {
                         guard isMonitoring else {
                             state = .finished
@@ -72,7 +68,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
                 }
                 let batch = Array(pending.prefix(options.batchSize))
                 pending.removeFirst(batch.count)
-                let changes = try await materialize(batch)
+                let changes = try materialize(batch)
                 let newAfter = batch.last!.lastSeq
                 state = .changes(after: newAfter, pending: pending)
                 if changes.isEmpty { continue }
@@ -86,20 +82,21 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         store.makeToken(HistoryPosition(sequence: sequence, snapshotAfter: nil, inSnapshot: false))
     }
 
-    private func startState() async throws -> State {
+    private func startState() throws -> State {
         guard let since else {
-            let last = try await store.read { db in try FinanceStore.lastSequence(db) }
+            let last = try store.readNow { connection in try FinanceStore.meta(connection).last }
             return .snapshot(at: last, after: nil, emitted: false)
         }
         let position = try store.position(of: since)
         // One read checks the token and fetches the first window: "nothing new" costs a single round trip.
         let query = windowQuery(after: position.sequence)
-        let (last, horizon, window) = try await store.read { db in
-            (try FinanceStore.lastSequence(db), try FinanceStore.horizon(db),
-             position.inSnapshot ? [] : try Self.coalesce(db, query.sql, query.arguments))
+        let (meta, window) = try store.readNow { connection in
+            try connection.snapshot {
+                (try FinanceStore.meta(connection), position.inSnapshot ? [] : try Self.coalesce(connection, query.sql, query.arguments))
+            }
         }
         // A position behind the compaction horizon lost changes; one ahead of the store came from elsewhere.
-        guard position.sequence >= horizon, position.sequence <= last else { throw FinanceError.historyTokenInvalid }
+        guard position.sequence >= meta.horizon, position.sequence <= meta.last else { throw FinanceError.historyTokenInvalid }
         if position.inSnapshot { return .snapshot(at: position.sequence, after: position.snapshotAfter, emitted: true) }
         if window.isEmpty, !isMonitoring { return .finished }
         return .changes(after: position.sequence, pending: window)
@@ -123,80 +120,77 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
 
     private var accountColumn: String { entity == .account ? "id" : "account_id" }
 
-    private static func decode(_ row: Row, entity: EntityKind) throws -> Model {
-        let value: Any
+    /// Steps a statement to its end and decodes every row: the loop runs on the concrete model type and the array
+    /// is cast once (a cast per row, through this generic type, showed in catch-up profiles).
+    private var readAll: (ReadStatement) throws -> [Model] {
         switch entity {
-        case .account: value = try Rows.account(row)
-        case .balance: value = try Rows.balance(row)
-        case .transaction: value = try Rows.transaction(row)
+        case .account: { try Self.rows($0, StatementRows.account) as! [Model] }
+        case .balance: { try Self.rows($0, StatementRows.balance) as! [Model] }
+        case .transaction: { try Self.rows($0, StatementRows.transaction) as! [Model] }
         }
-        return value as! Model
     }
 
-    private func snapshotPage(at: Int64, after: UUID?) async throws -> ([Model], Bool) {
+    @inline(__always)
+    private static func rows<M>(_ statement: ReadStatement, _ decode: (ReadStatement) throws -> M) throws -> [M] {
+        var out: [M] = []
+        while try statement.step() { out.append(try decode(statement)) }
+        return out
+    }
+
+    private func snapshotPage(at: Int64, after: UUID?) throws -> ([Model], Bool) {
         let limit = options.batchSize
-        let (sql, arguments) = snapshotSQL(at: at, after: after, limit: limit)
-        let entity = self.entity
-        let rows = try await store.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Self.decode($0, entity: entity) }
+        // One row more than a batch tells whether this is the last page: its token then resumes in the change
+        // log, without reading an empty page first.
+        let (sql, arguments) = snapshotSQL(at: at, after: after, limit: limit + 1)
+        let readAll = self.readAll
+        var rows = try store.readNow { connection in
+            let statement = try connection.statement(sql)
+            try statement.bind(arguments)
+            return try readAll(statement)
         }
-        return (rows, rows.count < limit)
+        let done = rows.count <= limit
+        if !done { rows.removeLast() }
+        return (rows, done)
     }
 
-    private func snapshotSQL(at: Int64, after: UUID?, limit: Int) -> (String, StatementArguments) {
+    private func snapshotSQL(at: Int64, after: UUID?, limit: Int) -> (String, [DatabaseValue]) {
         var conditions = ["created_seq <= ?"]
-        var arguments: StatementArguments = [at]
+        var arguments: [DatabaseValue] = [at.databaseValue]
         if let accountID {
             // `+` keeps the planner on the primary key (the order of the pages) for transactions, which have no
             // (account, id) index: filtering one account's rows out of the id order beats sorting them per page.
             conditions.append(entity == .transaction ? "+account_id = ?" : "\(accountColumn) = ?")
-            arguments += [accountID]
+            arguments += [accountID.databaseValue]
         }
         if let after {
             conditions.append("id > ?")
-            arguments += [after]
+            arguments += [after.databaseValue]
         }
-        arguments += [limit]
+        arguments += [limit.databaseValue]
         return ("SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?", arguments)
     }
 
-    private func windowQuery(after: Int64) -> (sql: String, arguments: StatementArguments) {
-        var sql = "SELECT seq, op, entity_id FROM change_log WHERE entity = ? AND seq > ?"
-        var arguments: StatementArguments = [entity.rawValue, after]
+    private func windowQuery(after: Int64) -> (sql: String, arguments: [DatabaseValue]) {
+        // The whole store's stream walks the log by sequence (`+entity`: not by the (entity, account, seq) index,
+        // which would read every change of the entity and sort them).
+        var sql = "SELECT seq, op, entity_id FROM change_log WHERE +entity = ? AND seq > ?"
+        var arguments: [DatabaseValue] = [entity.rawValue.databaseValue, after.databaseValue]
         if let accountID {
             sql = "SELECT seq, op, entity_id FROM change_log WHERE entity = ? AND account_id = ? AND seq > ?"
-            arguments = [entity.rawValue, accountID, after]
+            arguments = [entity.rawValue.databaseValue, accountID.databaseValue, after.databaseValue]
         }
         sql += " ORDER BY seq LIMIT ?"
-        arguments += [options.window]
+        arguments.append(options.window.databaseValue)
         return (sql, arguments)
     }
 
-    private func readWindow(after: Int64) async throws -> [Coalesced] {
+    private func readWindow(after: Int64) throws -> [Coalesced] {
         let query = windowQuery(after: after)
-        return try await store.read { db in try Self.coalesce(db, query.sql, query.arguments) }
+        return try store.readNow { connection in try Self.coalesce(connection, query.sql, query.arguments) }
     }
 
-    /// One window of the change log, one entry per entity, ordered by its last change.
-    private static func coalesce(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [Coalesced] {
-        var byID: [UUID: Int] = [:]
-        var list: [Coalesced] = []
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try cursor.next() {
-            let seq: Int64 = row[0]
-            let op = ChangeOp(rawValue: row[1]) ?? .update
-            let id: UUID = row[2]
-            if let index = byID[id] {
-                list[index].lastSeq = seq
-                list[index].lastOp = op
-                if op == .insert { list[index].sawInsert = true }
-            } else {
-                byID[id] = list.count
-                list.append(Coalesced(id: id, lastSeq: seq, lastOp: op, sawInsert: op == .insert))
-            }
-        }
-        list.sort { $0.lastSeq < $1.lastSeq }
-        return list
+    private static func coalesce(_ connection: ReaderConnection, _ sql: String, _ arguments: [DatabaseValue]) throws -> [Coalesced] {
+        try CoalescedChange.window(connection, sql, arguments)
     }
 
     private struct Materialized {
@@ -206,7 +200,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
-    private func materialize(_ batch: [Coalesced]) async throws -> Materialized {
+    private func materialize(_ batch: [Coalesced]) throws -> Materialized {
         var result = Materialized()
         var wanted: [UUID] = []
         for item in batch {
@@ -217,20 +211,57 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
             }
         }
         guard !wanted.isEmpty else { return result }
-        let sql = "SELECT \(columns) FROM \(table) WHERE id IN (\(Array(repeating: "?", count: wanted.count).joined(separator: ",")))"
-        let ids = wanted
-        let entity = self.entity
-        let models = try await store.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(ids)).map { try Self.decode($0, entity: entity) }
+        // The list is padded with NULLs (which match nothing) to a power of two: a handful of statements, prepared once.
+        var slots = 8
+        while slots < wanted.count { slots *= 2 }
+        let sql = "SELECT \(columns) FROM \(table) WHERE id IN (\(Array(repeating: "?", count: slots).joined(separator: ",")))"
+        let readAll = self.readAll
+        let models = try store.readNow { connection in
+            let statement = try connection.statement(sql)
+            for (offset, id) in wanted.enumerated() { try statement.bind(id, at: CInt(offset + 1)) }
+            return try readAll(statement)
         }
-        var byID: [UUID: Model] = [:]
-        for model in models { byID[model.id] = model }
+        var byID: [UUID: Int] = [:]
+        byID.reserveCapacity(models.count)
+        for (index, model) in models.enumerated() { byID[model.id] = index }
         for item in batch where !(item.lastOp == .delete) {
             // A row already gone was deleted after this window; the delete comes in a later batch.
-            guard let model = byID[item.id] else { continue }
-            if item.sawInsert { result.inserted.append(model) } else { result.updated.append(model) }
+            guard let index = byID[item.id] else { continue }
+            if item.sawInsert { result.inserted.append(models[index]) } else { result.updated.append(models[index]) }
         }
         return result
+    }
+}
+
+/// One entity's changes within a window of the change log: its last sequence number and operation, and whether it
+/// was inserted within the window.
+struct CoalescedChange: Sendable {
+    var id: UUID
+    var lastSeq: Int64
+    var lastOp: ChangeOp
+    var sawInsert: Bool
+
+    /// One window of the change log, one entry per entity, ordered by its last change.
+    static func window(_ connection: ReaderConnection, _ sql: String, _ arguments: [DatabaseValue]) throws -> [CoalescedChange] {
+        var byID: [UUID: Int] = [:]
+        var list: [CoalescedChange] = []
+        let statement = try connection.statement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {
+            let seq = statement.int64(0)
+            let op = ChangeOp(rawValue: Int(statement.int64(1))) ?? .update
+            let id = try statement.uuid(2, column: "entity_id")
+            if let index = byID[id] {
+                list[index].lastSeq = seq
+                list[index].lastOp = op
+                if op == .insert { list[index].sawInsert = true }
+            } else {
+                byID[id] = list.count
+                list.append(CoalescedChange(id: id, lastSeq: seq, lastOp: op, sawInsert: op == .insert))
+            }
+        }
+        list.sort { $0.lastSeq < $1.lastSeq }
+        return list
     }
 }
 
@@ -243,5 +274,15 @@ extension FinanceStore {
     /// Changes up to this sequence number were compacted away.
     static func horizon(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'horizon_seq'") ?? 0
+    }
+
+    /// `lastSequence` and `horizon` in one statement, on a reader connection.
+    static func meta(_ connection: ReaderConnection) throws -> (last: Int64, horizon: Int64) {
+        let statement = try connection.statement("""
+            SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'change_log'), \
+            (SELECT value FROM store_meta WHERE key = 'horizon_seq')
+            """)
+        guard try statement.step() else { return (0, 0) }
+        return (statement.int64(0), statement.int64(1))
     }
 }

@@ -14,9 +14,13 @@ struct HistoryPosition: Equatable, Sendable {
 
 /// Tokens are `base64url(version · storeID · sequence · [snapshot cursor] · HMAC-SHA256/128)`: the MAC, keyed
 /// by a secret made with the store, makes a tampered or foreign token detectable.
+///
+/// Checking a token is on the path of every `since:` read, so the base64url coding is done here on bytes
+/// (Foundation's `Data(base64Encoded:)` plus the character replacements cost more than the HMAC).
 extension FinanceStore {
     func makeToken(_ position: HistoryPosition) -> HistoryToken {
         var bytes: [UInt8] = [1]
+        bytes.reserveCapacity(1 + 16 + 8 + 1 + 16 + 16)
         withUnsafeBytes(of: storeID.uuid) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: position.sequence.bigEndian) { bytes.append(contentsOf: $0) }
         if position.inSnapshot {
@@ -27,40 +31,115 @@ extension FinanceStore {
         } else {
             bytes.append(0)
         }
-        let mac = HMAC<SHA256>.authenticationCode(for: bytes, using: tokenKey)
-        bytes.append(contentsOf: Array(mac).prefix(16))
-        let text = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return HistoryToken(encoded: text)
+        let mac = tokenMAC.code(for: bytes[...])
+        mac.withUnsafeBytes { bytes.append(contentsOf: $0.prefix(16)) }
+        return HistoryToken(encoded: Base64URL.encode(bytes))
     }
 
     /// The position a token names, or `FinanceError.historyTokenInvalid`.
     func position(of token: HistoryToken) throws -> HistoryPosition {
-        var text = token.encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard text.count < 200, let data = Data(base64Encoded: text) else { throw FinanceError.historyTokenInvalid }
-        let bytes = [UInt8](data)
-        guard bytes.count == 1 + 16 + 8 + 1 + 16 || bytes.count == 1 + 16 + 8 + 1 + 16 + 16, bytes[0] == 1 else {
+        guard token.encoded.utf8.count < 200, let bytes = Base64URL.decode(token.encoded),
+              bytes.count == 1 + 16 + 8 + 1 + 16 || bytes.count == 1 + 16 + 8 + 1 + 16 + 16, bytes[0] == 1 else {
             throw FinanceError.historyTokenInvalid
         }
-        let body = Array(bytes.dropLast(16))
-        let mac = Array(HMAC<SHA256>.authenticationCode(for: body, using: tokenKey)).prefix(16)
+        let body = bytes[..<(bytes.count - 16)]
+        let mac = tokenMAC.code(for: body)
         // Constant-time comparison.
-        var diff: UInt8 = 0
-        for (a, b) in zip(mac, bytes.suffix(16)) { diff |= a ^ b }
+        let diff = mac.withUnsafeBytes { mac in
+            var diff: UInt8 = 0
+            for i in 0..<16 { diff |= mac[i] ^ bytes[bytes.count - 16 + i] }
+            return diff
+        }
         guard diff == 0 else { throw FinanceError.historyTokenInvalid }
-        let id = body[1..<17]
-        guard Array(id) == withUnsafeBytes(of: storeID.uuid, Array.init) else { throw FinanceError.historyTokenInvalid }
+        let same = withUnsafeBytes(of: storeID.uuid) { id in (0..<16).allSatisfy { id[$0] == bytes[1 + $0] } }
+        guard same else { throw FinanceError.historyTokenInvalid }
         var sequence: Int64 = 0
-        for byte in body[17..<25] { sequence = sequence << 8 | Int64(byte) }
-        let inSnapshot = body[25] == 1
+        for byte in bytes[17..<25] { sequence = sequence << 8 | Int64(byte) }
+        let inSnapshot = bytes[25] == 1
         var after: UUID?
         if body.count == 26 + 16 {
-            let u = Array(body[26..<42])
-            after = UUID(uuid: (u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]))
+            var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &id) { raw in for i in 0..<16 { raw[i] = bytes[26 + i] } }
+            after = UUID(uuid: id)
         }
         guard sequence >= 0 else { throw FinanceError.historyTokenInvalid }
         return HistoryPosition(sequence: sequence, snapshotAfter: after, inSnapshot: inSnapshot)
+    }
+}
+
+/// HMAC-SHA256 keyed with the store's token key, the key schedule done once: setting up the key (two hash blocks
+/// and generic byte handling) was most of checking a token.
+///
+/// `@unchecked Sendable`: `base` is never mutated; each code is computed on a copy, whose hash contexts are copied
+/// on first write (swift-crypto's digests are copy-on-write).
+final class TokenMAC: @unchecked Sendable {
+    private let base: HMAC<SHA256>
+
+    init(key: SymmetricKey) {
+        base = HMAC<SHA256>(key: key)
+    }
+
+    func code(for bytes: ArraySlice<UInt8>) -> HMAC<SHA256>.MAC {
+        var mac = base
+        mac.update(data: bytes)
+        return mac.finalize()
+    }
+}
+
+/// Unpadded base64url (RFC 4648 §5), as tokens are written. Decoding also accepts `=` padding and the standard
+/// alphabet's `+` and `/`, as the Foundation-based decoder before it did.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var i = 0
+        while i + 3 <= bytes.count {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out.append(alphabet[Int(n >> 18 & 63)]); out.append(alphabet[Int(n >> 12 & 63)])
+            out.append(alphabet[Int(n >> 6 & 63)]); out.append(alphabet[Int(n & 63)])
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let n = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out.append(alphabet[Int(n >> 18 & 63)]); out.append(alphabet[Int(n >> 12 & 63)])
+            if rest == 2 { out.append(alphabet[Int(n >> 6 & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func value(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt32(c - UInt8(ascii: "A"))
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt32(c - UInt8(ascii: "a") + 26)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0") + 52)
+        case UInt8(ascii: "-"), UInt8(ascii: "+"): 62
+        case UInt8(ascii: "_"), UInt8(ascii: "/"): 63
+        default: nil
+        }
+    }
+
+    /// nil for a character outside the alphabet or a length no encoder makes.
+    static func decode(_ text: String) -> [UInt8]? {
+        var text = Substring(text)
+        while text.hasSuffix("=") { text = text.dropLast() }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for c in text.utf8 {
+            guard let v = value(c) else { return nil }
+            buffer = buffer << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        // 2 or 4 leftover bits are padding (which must be zero); 6 means a length no encoder makes.
+        guard bits < 6, buffer & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return out
     }
 }

@@ -6,10 +6,14 @@ import GRDB
 struct QueryPlan<Model: SQLMapped & Sendable>: @unchecked Sendable {  // immutable after creation
     let table: String
     let columns: String
-    let decode: @Sendable (Row) throws -> Model
+    let decode: @Sendable (ReadStatement) throws -> Model
+    /// Steps the statement to its end, appending every row: the per-row loop, compiled for the concrete model.
+    let decodeAll: @Sendable (ReadStatement, inout [Model]) throws -> Void
     /// Columns for SQL sorting, by key path (properties that sort the same in SQL as in Swift).
     let sortColumns: [AnyKeyPath: String]
     let defaultOrder: String
+    /// When set, `defaultOrder` is `tieBreak.column, id` and the id part can run in Swift.
+    var tieBreak: TieBreak<Model>? = nil
 }
 
 /// How a query ran: the SQL, and whether Swift had to finish the filtering or sorting. `coffer transactions
@@ -21,33 +25,39 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     public let predicatePushedDown: Bool
     /// True when the order (and so limit/offset) ran in SQLite.
     public let sortPushedDown: Bool
+    /// True when SQLite ordered by the date alone and Swift put equal dates in id order (no index has
+    /// (account, date, id); SQLite's sorter cost more than the whole rest of the query).
+    public var tiesInSwift: Bool = false
 
     public var description: String {
         var text = sql
         if !arguments.isEmpty { text += "\n  arguments: " + arguments.joined(separator: ", ") }
         text += "\n  predicate: " + (predicatePushedDown ? "in SQLite" : "SQL pre-filter, then evaluated in Swift")
-        text += "\n  order, limit, offset: " + (sortPushedDown ? "in SQLite" : "in Swift")
+        text += "\n  order, limit, offset: " + (sortPushedDown ? "in SQLite" : "in Swift") + (tiesInSwift ? " (equal dates by id in Swift)" : "")
         return text
     }
 }
 
 extension FinanceStore {
     static let transactionPlan = QueryPlan<Transaction>(
-        table: "txn", columns: Rows.transactionColumns, decode: Rows.transaction,
+        table: "txn", columns: Rows.transactionColumns, decode: StatementRows.transaction,
+        decodeAll: { try collect($0, &$1, StatementRows.transaction) },
         sortColumns: [
             \Transaction.transactionDate: "transaction_date", \Transaction.postedDate: "posted_date",
             \Transaction.transactionAmount.amount: "amount_scaled", \Transaction.id: "id",
             \Transaction.status: "status", \Transaction.transactionType: "type",
         ],
-        defaultOrder: "transaction_date, id")
+        defaultOrder: "transaction_date, id", tieBreak: .transactionDate)
 
     static let accountPlan = QueryPlan<Account>(
-        table: "account", columns: Rows.accountColumns, decode: Rows.account,
+        table: "account", columns: Rows.accountColumns, decode: StatementRows.account,
+        decodeAll: { try collect($0, &$1, StatementRows.account) },
         sortColumns: [\Account.id: "id", \Account.openingDate: "opening_date"],
         defaultOrder: "institution_name, display_name, id")
 
     static let balancePlan = QueryPlan<AccountBalance>(
-        table: "balance", columns: Rows.balanceColumns, decode: Rows.balance,
+        table: "balance", columns: Rows.balanceColumns, decode: StatementRows.balance,
+        decodeAll: { try collect($0, &$1, StatementRows.balance) },
         sortColumns: [\AccountBalance.id: "id"],
         defaultOrder: "as_of, id")
 
@@ -89,10 +99,12 @@ extension FinanceStore {
         let predicateExact: Bool
         let sortInSQL: Bool
         let limitInSQL: Bool
+        /// The order's last key (id) is applied in Swift: `QueryPlan.tieBreak`.
+        var tiesInSwift = false
 
         var explanation: QueryExplanation {
             QueryExplanation(sql: sql, arguments: arguments.map { $0.description }, predicatePushedDown: predicateExact,
-                             sortPushedDown: sortInSQL)
+                             sortPushedDown: sortInSQL, tiesInSwift: tiesInSwift)
         }
     }
 
@@ -123,6 +135,7 @@ extension FinanceStore {
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         var orderTerms: [String] = []
+        var orderColumns: [String] = []
         var sortInSQL = true
         for descriptor in sort {
             guard let path = descriptor.keyPath, let column = plan.sortColumns[path] else {
@@ -130,8 +143,14 @@ extension FinanceStore {
                 break
             }
             orderTerms.append("\(column) \(descriptor.order == .forward ? "ASC" : "DESC")")
+            orderColumns.append(column)
         }
-        if sortInSQL {
+        var tiesInSwift = false
+        if sortInSQL, exact, limit == nil, offset == nil, let tie = plan.tieBreak, orderColumns.allSatisfy({ $0 == tie.column }) {
+            // Ordered by the tie-break column alone: ties by id in Swift (see TieBreak).
+            sql += " ORDER BY " + (orderTerms.first ?? tie.column)
+            tiesInSwift = true
+        } else if sortInSQL {
             orderTerms.append(plan.defaultOrder)
             sql += " ORDER BY " + orderTerms.joined(separator: ", ")
         } else {
@@ -142,27 +161,40 @@ extension FinanceStore {
             sql += " LIMIT \(max(0, limit ?? -1)) OFFSET \(max(0, offset ?? 0))"
             if limit == nil { sql = sql.replacingOccurrences(of: "LIMIT 0 OFFSET", with: "LIMIT -1 OFFSET") }
         }
-        return Prepared(sql: sql, arguments: arguments, predicateExact: exact, sortInSQL: sortInSQL, limitInSQL: limitInSQL)
+        return Prepared(sql: sql, arguments: arguments, predicateExact: exact, sortInSQL: sortInSQL, limitInSQL: limitInSQL,
+                        tiesInSwift: tiesInSwift)
     }
 
+    // Specialized for transactions: unspecialized, every row's copy and append went through value witnesses.
+    @_specialize(exported: false, where Model == Transaction)
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
                     _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) async throws -> [Model] {
         if let limit, limit <= 0 { return [] }
-        return try await read { db in
-            let approximate = try Bool.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'inexact_amounts'") ?? false
+        // On the calling thread, on a kept connection with its prepared statements: the library's share of a
+        // 1,000-row query is then decoding, not dispatch and statement compilation.
+        return try readNow { connection in
+            let approximate = try Self.inexactAmounts(connection)
             let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, approximateDecimals: approximate)
-            let cursor = try Row.fetchCursor(db, sql: prepared.sql, arguments: StatementArguments(prepared.arguments))
+            let statement = try connection.statement(prepared.sql)
+            try statement.bind(prepared.arguments)
+            var rows = 0
             if prepared.limitInSQL {
                 var out: [Model] = []
-                while let row = try cursor.next() { out.append(try plan.decode(row)) }
+                // Room for what this statement returned last time (or the limit): no regrowing on repeated queries.
+                out.reserveCapacity(min(limit ?? connection.rowHint(statement), 65_536))
+                try plan.decodeAll(statement, &out)
+                connection.setRowHint(statement, out.count)
+                if prepared.tiesInSwift { plan.tieBreak?.sortTies(&out) }
                 return out
             }
             // Swift finishes: filter as rows stream by; when SQL already orders them, stop once the page is full.
             let skip = max(0, offset ?? 0)
             let wanted = limit.map { skip + max(0, $0) }
             var matches: [Model] = []
-            while let row = try cursor.next() {
-                let model = try plan.decode(row)
+            while try statement.step() {
+                rows += 1
+                if rows & 4_095 == 0 { try Task.checkCancellation() }
+                let model = try plan.decode(statement)
                 if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
                 matches.append(model)
                 if prepared.sortInSQL, let wanted, matches.count >= wanted { break }
@@ -172,5 +204,22 @@ extension FinanceStore {
             let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
             return Array(matches[start..<end])
         }
+    }
+
+    /// Appends every row of `statement`, checking for cancellation every 4,096 rows.
+    @inline(__always)
+    static func collect<M>(_ statement: ReadStatement, _ out: inout [M], _ decode: (ReadStatement) throws -> M) throws {
+        while try statement.step() {
+            out.append(try decode(statement))
+            if out.count & 4_095 == 0 { try Task.checkCancellation() }
+        }
+    }
+
+    /// Whether some stored amount has more than six decimals, so that amount comparisons in SQL (on micro-units)
+    /// are only a pre-filter.
+    static func inexactAmounts(_ connection: ReaderConnection) throws -> Bool {
+        let statement = try connection.statement("SELECT value FROM store_meta WHERE key = 'inexact_amounts'")
+        guard try statement.step() else { return false }
+        return statement.int64(0) != 0
     }
 }

@@ -7,14 +7,17 @@ import GRDB
 enum StoreFile {
     static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
-    static func check(path: String, access: FinanceStore.Access) throws {
+    /// For `.readOnly`, the checks run on a reader connection (no GRDB connection setup), which is returned for
+    /// the store's `ReaderPool` to keep: a one-shot `coffer transactions` opened four connections before.
+    @discardableResult
+    static func check(path: String, access: FinanceStore.Access) throws -> ReaderConnection? {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if access == .readOnly {
                 throw CofferError(.notAStore, "no Coffer store at \(path); import statements first (coffer import FILE) or name one with --store")
             }
-            return
+            return nil
         }
         if isDirectory.boolValue {
             throw CofferError(.notAStore, "\(path) is a folder; the store is a file (for example \(path)/coffer.sqlite)")
@@ -29,7 +32,27 @@ enum StoreFile {
         if access == .readWrite, !fm.isWritableFile(atPath: path) {
             throw CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it (check its permissions)")
         }
-        if head.isEmpty { return }
+        if access == .readOnly {
+            let connection: ReaderConnection
+            do {
+                connection = try ReaderConnection(path: path)
+            } catch {
+                throw describe(error, path: path)
+            }
+            if !head.isEmpty {
+                let tables: [String]
+                let applied: [String]
+                do {
+                    tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                    applied = tables.contains("grdb_migrations") ? try connection.strings("SELECT identifier FROM grdb_migrations") : []
+                } catch {
+                    throw describe(error, path: path)
+                }
+                if let problem = verdict(path: path, tables: tables, applied: applied) { throw problem }
+            }
+            return connection
+        }
+        if head.isEmpty { return nil }
         // A SQLite file: make sure it is Coffer's, and not from a newer Coffer, before opening it in WAL mode.
         var config = Configuration()
         config.readonly = true
@@ -39,26 +62,27 @@ enum StoreFile {
         } catch {
             throw describe(error, path: path)
         }
-        let verdict: String? = try? queue.read { db in
+        let problem: CofferError? = try? queue.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-            if tables.isEmpty { return nil }
-            guard tables.contains("store_meta"), tables.contains("grdb_migrations") else {
-                return "\(path) is a SQLite database of another program (tables: \(tables.prefix(5).joined(separator: ", "))), not a Coffer store"
-            }
-            if try Schema.migrator.hasBeenSuperseded(db) {
-                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
-                let unknown = Set(applied).subtracting(Schema.migrator.migrations).sorted()
-                return "TOO_NEW:\(path) was written by a newer Coffer (schema \(unknown.joined(separator: ", "))); this coffer knows up to \(Schema.currentVersion). Upgrade coffer"
-            }
-            return nil
+            let applied = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+            return verdict(path: path, tables: tables, applied: applied)
         }
         try? queue.close()
-        if let verdict {
-            if verdict.hasPrefix("TOO_NEW:") {
-                throw CofferError(.storeTooNew, String(verdict.dropFirst("TOO_NEW:".count)))
-            }
-            throw CofferError(.notAStore, verdict)
+        if let problem { throw problem }
+        return nil
+    }
+
+    /// Why a SQLite file with these tables and applied migrations is not a store this Coffer may open, if it is not.
+    static func verdict(path: String, tables: [String], applied: [String]) -> CofferError? {
+        if tables.isEmpty { return nil }
+        guard tables.contains("store_meta"), tables.contains("grdb_migrations") else {
+            return CofferError(.notAStore, "\(path) is a SQLite database of another program (tables: \(tables.prefix(5).joined(separator: ", "))), not a Coffer store")
         }
+        let unknown = Set(applied).subtracting(Schema.migrator.migrations).sorted()
+        if !unknown.isEmpty {
+            return CofferError(.storeTooNew, "\(path) was written by a newer Coffer (schema \(unknown.joined(separator: ", "))); this coffer knows up to \(Schema.currentVersion). Upgrade coffer")
+        }
+        return nil
     }
 
     /// Creates the folder (0700) and an empty file (0600): financial data is private by default.
