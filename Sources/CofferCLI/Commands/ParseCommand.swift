@@ -29,15 +29,23 @@ struct ParseCommand: AsyncParsableCommand {
             let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
             let reader = StatementReader(configuration: configuration)
             var items: [StatementReader.Item] = []
-            var output = BufferedOutput()
+            var output: [UInt8] = []
+            output.reserveCapacity(1 << 16)
+            func flush() {
+                FileHandle.standardOutput.write(Data(output))
+                output.removeAll(keepingCapacity: true)
+            }
             for file in try Importer.expand(paths) {
                 let warnings = try reader.read(file, profileID: profile, skipBadRows: skipBadRows) { item in
                     // ndjson streams: memory stays flat on large files.
-                    if format == .ndjson { output.append(try JSON.line(item.transaction)) } else { items.append(item) }
+                    guard format == .ndjson else { return items.append(item) }
+                    ModelJSON.append(item.transaction, to: &output)
+                    output.append(UInt8(ascii: "\n"))
+                    if output.count >= 1 << 16 { flush() }
                 }
                 for warning in warnings { FileHandle.standardError.write(Data("coffer: \(warning)\n".utf8)) }
             }
-            output.flush()
+            if !output.isEmpty { flush() }
             guard format != .ndjson else { return }
             try emit(items.map(\.transaction), format: format) {
                 Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
@@ -49,22 +57,5 @@ struct ParseCommand: AsyncParsableCommand {
                       }, rightAligned: [2])
             }
         }
-    }
-}
-
-/// Lines collected into 64 KiB writes to standard output.
-struct BufferedOutput {
-    private var buffer: [UInt8] = []
-
-    mutating func append(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
     }
 }
