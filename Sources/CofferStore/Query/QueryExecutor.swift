@@ -127,7 +127,7 @@ extension FinanceStore {
             conditions.append(extra.sql)
             arguments += extra.arguments
         }
-        // Transactions are indexed by (account, date, amount) only: a date condition without an account one walks
+        // Transactions are indexed by (account, date) only: a date condition without an account one walks
         // that index once per account instead of the whole table.
         if plan.table == "txn", conditions.contains(where: { $0.contains("transaction_date") }),
            !conditions.contains(where: { $0.contains("account_id") }) {

@@ -3,7 +3,7 @@ import Foundation
 
 /// The last key of a model's default order (`id`), applied in Swift instead of SQLite.
 ///
-/// An account + date-range query walks `txn_account_date_amount` in date order, but ties on the date must come
+/// An account + date-range query walks `txn_account_date` in date order, but ties on the date must come
 /// in id order, and no index gives (account, date, id): SQLite then copies every selected row into a sorter
 /// ("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"), which was 40% of the query (1.6 ms of SQLite for 1,000 rows
 /// instead of 1.0 ms). When the order is only by `column` and nothing is cut by LIMIT/OFFSET, SQL orders by
