@@ -103,7 +103,7 @@ import Testing
         process.arguments = ["python3", "-c", """
             import sqlite3,sys
             c=sqlite3.connect(sys.argv[1]); c.execute("drop index balance_account_id")
-            c.execute("create index txn_date on txn(transaction_date)"); c.execute("drop index txn_fingerprint")
+            c.execute("drop index txn_fingerprint")
             c.execute("create unique index txn_fingerprint on txn(account_id, fingerprint, occurrence) where fingerprint is not null")
             c.execute("delete from grdb_migrations where identifier like 'v3-%' or identifier like 'v4-%'"); c.commit()
             """, path]

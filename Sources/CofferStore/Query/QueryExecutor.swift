@@ -127,12 +127,6 @@ extension FinanceStore {
             conditions.append(extra.sql)
             arguments += extra.arguments
         }
-        // Transactions are indexed by (account, date) only: a date condition without an account one walks
-        // that index once per account instead of the whole table.
-        if plan.table == "txn", conditions.contains(where: { $0.contains("transaction_date") }),
-           !conditions.contains(where: { $0.contains("account_id") }) {
-            conditions.insert("account_id IN (SELECT id FROM account)", at: 0)
-        }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         var orderTerms: [String] = []
         var orderColumns: [String] = []

@@ -147,19 +147,17 @@ enum Schema {
                 CREATE INDEX txn_account_date_amount ON txn(account_id, transaction_date, amount_scaled);
                 """)
         }
-        // Every index on `txn` costs about 1 µs per imported row (measured with a C program inserting 200k rows:
-        // 6.5 µs with none, 12.7 µs with all seven). Two earned less than they cost: a date-only query now walks
-        // (account, date) once per account (`account_id IN (SELECT id FROM account)`, added by the query
-        // planner), and snapshot history pages through the primary key, filtering the account. The fingerprint
-        // index now holds only records without an institution id: when both sides carry the institution's ids,
-        // the ids decide (two same-day coffees with different FITIDs in two files are two transactions), so
-        // OFX and camt imports no longer pay for a fingerprint index entry per row. And (account, date) is back
-        // without the amount: within a day the amount scattered the table reads of the most common query
-        // (0.8 ms of SQLite instead of 1.0 ms for 1,000 rows); matching another source's record reads that
-        // day's rows of the account, a handful in real statements.
+        // Every index on `txn` costs about 1 µs per imported row (`scripts/bench/index_cost.c`: 6.5 µs with none,
+        // 12.7 µs with all six). Snapshot history pages through the primary key, filtering the account, instead
+        // of its own (account, id) index. The fingerprint index now holds only records without an institution
+        // id: when both sides carry the institution's ids, the ids decide (two same-day coffees with different
+        // FITIDs in two files are two transactions), so OFX and camt imports no longer pay for a fingerprint
+        // entry per row. And (account, date) is back without the amount: within a day the amount scattered the
+        // table reads of the most common query (0.8 ms of SQLite instead of 1.0 ms for 1,000 rows); matching
+        // another source's record reads that day's rows of the account, a handful in real statements. The date
+        // index stays: without it "the newest 20 of every account" sorted the whole table (1.5 s on 1M rows).
         migrator.registerMigration("v4-leaner-transaction-indexes") { db in
             try db.execute(sql: """
-                DROP INDEX txn_date;
                 DROP INDEX txn_account_id;
                 DROP INDEX txn_account_date_amount;
                 CREATE INDEX txn_account_date ON txn(account_id, transaction_date);
