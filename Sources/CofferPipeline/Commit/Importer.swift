@@ -75,7 +75,7 @@ public struct Importer: Sendable {
                     return report
                 }
                 try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
-                let session = try ImportSession(writer: writer, normalizer: normalizer, fileName: path, report: report,
+                let session = try ImportSession(writer: writer, fileName: path, report: report,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress)
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.name == "ofx" ? "FITID" : "id")
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }

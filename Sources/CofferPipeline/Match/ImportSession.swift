@@ -3,12 +3,14 @@ import CofferModel
 import CofferStore
 import Foundation
 
-/// The normalize and match/dedupe stages for one statement file, run inside its write transaction.
+/// The match/dedupe stage for one statement file, run on the thread holding its write transaction. Transactions
+/// arrive prepared (normalized, fingerprinted, numbered: see `TransactionPreparer`) from the parsing thread.
 ///
 /// For every transaction, highest fidelity first:
 /// 1. an institution correction (`CORRECTFITID`) replaces or deletes its target;
 /// 2. the institution's id in this account: same → nothing, changed → update (same `id`);
-/// 3. the content fingerprint with its occurrence number (the 2nd identical coffee of a day is occurrence 2);
+/// 3. for records without the institution's id, the content fingerprint with its occurrence number (the 2nd
+///    identical coffee of a day is occurrence 2); records that carry ids are matched by them alone;
 /// 4. a booked record that matches a stored pending one (same account and direction, amount equal or up to 20%
 ///    more for tips, dated on or up to 10 days after it, similar text) updates the pending one in place;
 /// 5. a record from a different source (one side has the institution's id, the other not) with the same day,
@@ -18,7 +20,6 @@ import Foundation
 /// longer lists are deleted.
 final class ImportSession {
     let writer: StoreWriter
-    let normalizer: DescriptionNormalizer
     let fileName: String
     var report: FileReport
     let collectChanges: Bool
@@ -40,10 +41,9 @@ final class ImportSession {
     private var claimed: Set<UUID> = []
     private var processed = 0
 
-    init(writer: StoreWriter, normalizer: DescriptionNormalizer, fileName: String, report: FileReport,
+    init(writer: StoreWriter, fileName: String, report: FileReport,
          collectChanges: Bool, progress: ((Int) -> Void)?) throws {
         self.writer = writer
-        self.normalizer = normalizer
         self.fileName = fileName
         self.report = report
         self.collectChanges = collectChanges
