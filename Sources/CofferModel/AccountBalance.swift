@@ -58,12 +58,19 @@ public enum CurrentBalance: Codable, Hashable, Sendable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let available = try c.decodeIfPresent(Balance.self, forKey: .available)
         let booked = try c.decodeIfPresent(Balance.self, forKey: .booked)
+        guard let current = CurrentBalance(available: available, booked: booked) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "a balance needs 'available' or 'booked'"))
+        }
+        self = current
+    }
+
+    /// The balance with whichever sides are known; nil when neither is.
+    public init?(available: Balance?, booked: Balance?) {
         switch (available, booked) {
         case let (a?, b?): self = .availableAndBooked(available: a, booked: b)
         case let (a?, nil): self = .available(a)
         case let (nil, b?): self = .booked(b)
-        case (nil, nil):
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "a balance needs 'available' or 'booked'"))
+        case (nil, nil): return nil
         }
     }
 }

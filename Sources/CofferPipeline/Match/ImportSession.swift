@@ -125,14 +125,7 @@ final class ImportSession {
             byDate[raw.asOf.date] = entry
         }
         for date in order {
-            guard let entry = byDate[date] else { continue }
-            let current: CurrentBalance
-            switch (entry.available, entry.booked) {
-            case let (a?, b?): current = .availableAndBooked(available: a, booked: b)
-            case let (a?, nil): current = .available(a)
-            case let (nil, b?): current = .booked(b)
-            default: continue
-            }
+            guard let entry = byDate[date], let current = CurrentBalance(available: entry.available, booked: entry.booked) else { continue }
             let balance = AccountBalance(id: .timeOrdered(), accountID: account.id, currentBalance: current)
             let key = [entry.available, entry.booked].map { b in
                 b.map { "\(Int64($0.asOfDate.timeIntervalSince1970 * 1000))|\($0.creditDebitIndicator.name)|\(ExactDecimal.text($0.amount.amount))" } ?? "-"

@@ -57,12 +57,8 @@ enum StatementRows {
             return Balance(amount: CurrencyAmount(amount: amount, currencyCode: currency), asOfDate: Rows.date(s.int64(start + 2)),
                            creditDebitIndicator: int16(s, start + 1).flatMap(CreditDebitIndicator.init(rawValue:)) ?? .credit)
         }
-        let current: CurrentBalance
-        switch (try side(3, "available_amount"), try side(6, "booked_amount")) {
-        case let (a?, b?): current = .availableAndBooked(available: a, booked: b)
-        case let (a?, nil): current = .available(a)
-        case let (nil, b?): current = .booked(b)
-        case (nil, nil): throw CofferError(.notAStore, "damaged store: a balance row has neither side")
+        guard let current = CurrentBalance(available: try side(3, "available_amount"), booked: try side(6, "booked_amount")) else {
+            throw CofferError(.notAStore, "damaged store: a balance row has neither side")
         }
         return AccountBalance(id: try s.uuid(0, column: "id"), accountID: try s.uuid(1, column: "account_id"), currentBalance: current)
     }

@@ -137,12 +137,8 @@ enum Rows {
             return Balance(amount: CurrencyAmount(amount: amount, currencyCode: currency), asOfDate: date(asOf),
                            creditDebitIndicator: CreditDebitIndicator(rawValue: indicator) ?? .credit)
         }
-        let current: CurrentBalance
-        switch (try side(3, "available_amount"), try side(6, "booked_amount")) {
-        case let (a?, b?): current = .availableAndBooked(available: a, booked: b)
-        case let (a?, nil): current = .available(a)
-        case let (nil, b?): current = .booked(b)
-        case (nil, nil): throw CofferError(.notAStore, "damaged store: a balance row has neither side")
+        guard let current = CurrentBalance(available: try side(3, "available_amount"), booked: try side(6, "booked_amount")) else {
+            throw CofferError(.notAStore, "damaged store: a balance row has neither side")
         }
         return AccountBalance(id: row[0], accountID: row[1], currentBalance: current)
     }
