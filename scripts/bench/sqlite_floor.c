@@ -7,16 +7,10 @@
  * date-range query (2 days = 1,000 rows) by hand, reading every column, QUERY_ITERATIONS times.
  * Prints "insert_seconds S", "insert_rows_per_s R", "insert_cpu_seconds C", "query_rows N", "query_median_us U".
  */
-#include <sqlite3.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-static const char *PAYEES[] = {"Corner Cafe", "Greenleaf Market", "Northwind Payroll", "City Transit",
-    "Blue Door Bistro", "Harbor Fuel", "Pinecone Books", "Lakeside Parking", "Maple Pharmacy", "Summit Gym"};
+#include "bench_rows.h"
+
 static const int MCCS[] = {5814, 5411, 0, 0, 0, 0, 0, 5812};
 
 static double now(void) {
@@ -25,25 +19,8 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void check(int rc, sqlite3 *db, const char *what) {
-    if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) {
-        fprintf(stderr, "%s: %s\n", what, sqlite3_errmsg(db));
-        exit(1);
-    }
-}
 
-static uint64_t mix(uint64_t z) {
-    z *= 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
-static double cpu(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -55,10 +32,7 @@ int main(int argc, char **argv) {
     const char *path = argv[1];
     long count = atol(argv[2]);
     int iterations = argc > 3 ? atoi(argv[3]) : 1000;
-    char name[4096];
-    unlink(path);
-    snprintf(name, sizeof name, "%s-wal", path); unlink(name);
-    snprintf(name, sizeof name, "%s-shm", path); unlink(name);
+    remove_store(path);
 
     sqlite3 *db;
     check(sqlite3_open(path, &db), db, "open");
@@ -76,7 +50,7 @@ int main(int argc, char **argv) {
         "CREATE INDEX change_log_stream ON change_log(entity, account_id, seq);", 0, 0, 0), db, "schema");
 
     unsigned char account[16];
-    for (int i = 0; i < 16; i++) account[i] = (unsigned char)(mix(1000 + i) & 0xff);
+    account_id(account);
     sqlite3_stmt *ins, *log;
     check(sqlite3_prepare_v2(db, "INSERT INTO txn VALUES (?,?,?,?,'USD',?,?,?,?,?,1,?,?,?,?)", -1, &ins, 0), db, "prepare");
     check(sqlite3_prepare_v2(db, "INSERT INTO change_log(entity, op, entity_id, account_id, committed_at) VALUES (2,0,?,?,?)",
@@ -90,12 +64,8 @@ int main(int argc, char **argv) {
         int kind = (int)(h % 8);
         long cents = 100 + (long)((h >> 8) % 249900);
         int credit = kind == 2 || kind == 7;
-        /* Time-ordered key: 48-bit milliseconds, then a counter, then random bits (UUIDv7-like). */
         unsigned char id[16];
-        for (int b = 0; b < 6; b++) id[b] = (unsigned char)(ms >> (40 - 8 * b));
-        id[6] = (unsigned char)(0x70 | ((i >> 24) & 0x0f)); id[7] = (unsigned char)(i >> 16);
-        id[8] = (unsigned char)(0x80 | ((i >> 8) & 0x3f)); id[9] = (unsigned char)i;
-        for (int b = 10; b < 16; b++) id[b] = (unsigned char)(h >> (8 * (b - 10)));
+        row_id(id, ms, i, h);
         char amount[32], fitid[32], memo[64];
         snprintf(amount, sizeof amount, "%ld.%02ld", cents / 100, cents % 100);
         snprintf(fitid, sizeof fitid, "GEN%010ld", i);
