@@ -77,7 +77,7 @@ public struct Importer: Sendable {
                 try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
                 let session = try ImportSession(writer: writer, fileName: path, report: report,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress)
-                let preparer = TransactionPreparer(normalizer: normalizer, idName: format.name == "ofx" ? "FITID" : "id")
+                let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName)
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
                 try session.finish()
                 try writer.finishImport(unchanged: session.report.unchanged)

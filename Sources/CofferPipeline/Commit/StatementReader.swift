@@ -30,7 +30,7 @@ public struct StatementReader: Sendable {
         let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows)
         var account = ""
         var warnings: [String] = []
-        let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.name == "ofx" ? "FITID" : "id")
+        let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.idName)
         try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event -> ResolvedAccount? in
             switch event {
             case .begin(let header):

@@ -8,6 +8,9 @@ public struct StatementFormat: Sendable {
     /// The CSV profile's id, for CSV files.
     public let profile: String?
     public let parser: any StatementParser
+
+    /// What the format calls the institution's id of a transaction, for messages ("FITID").
+    public var idName: String { name == "ofx" ? "FITID" : "id" }
 }
 
 /// The identify stage: sniffs a file's first bytes and picks its format.

@@ -147,8 +147,8 @@ enum Schema {
                 CREATE INDEX txn_account_date_amount ON txn(account_id, transaction_date, amount_scaled);
                 """)
         }
-        // Every index on `txn` costs about 1 µs per imported row (`scripts/bench/index_cost.c`: 6.5 µs with none,
-        // 12.7 µs with all six). Snapshot history pages through the primary key, filtering the account, instead
+        // Every index on `txn` costs about 1 µs per imported row (`scripts/bench/index_cost.c`: 6.0 µs with none,
+        // 11.9 µs with all six). Snapshot history pages through the primary key, filtering the account, instead
         // of its own (account, id) index. The fingerprint index now holds only records without an institution
         // id: when both sides carry the institution's ids, the ids decide (two same-day coffees with different
         // FITIDs in two files are two transactions), so OFX and camt imports no longer pay for a fingerprint
