@@ -72,13 +72,14 @@ for target in "${targets[@]}"; do
         "Fuzz/$name/main.swift" "${objects[@]}" -o "$out/bin/$name"
 done
 
-# Seeds: the sample statements, copied fresh each run (the corpus folder keeps what the fuzzer adds).
+# Seeds: the sample statements and the real-world shapes (Tests/Golden/*-shapes), copied fresh each run (the corpus folder keeps what the fuzzer adds).
 seed() {
     local target="$1" corpus="$out/corpus/$1"
     mkdir -p "$corpus"
     case "$target" in
-        ofx) cp feeds/ofx/*.ofx feeds/ofx/*.qfx feeds/ofx/*.qbo "$corpus/" 2>/dev/null || true ;;
-        camt) for f in feeds/camt/*.xml; do cp "$f" "$corpus/"; done ;;
+        ofx) cp feeds/ofx/*.ofx feeds/ofx/*.qfx feeds/ofx/*.qbo Tests/Golden/ofx-shapes/*.ofx \
+                Tests/Golden/ofx-shapes/*.qfx Tests/Golden/ofx-shapes/*.qbo "$corpus/" 2>/dev/null || true ;;
+        camt) for f in feeds/camt/*.xml Tests/Golden/camt-shapes/*.xml; do cp "$f" "$corpus/"; done ;;
         csv)
             # The fuzzer's first byte picks the profile: seed every sample under every profile.
             local count i

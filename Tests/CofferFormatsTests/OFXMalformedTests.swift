@@ -24,13 +24,18 @@ import Testing
         #expect(error.location?.line == 8)
     }
 
-    @Test func wrongNesting() throws {
-        let text = T.bank("<STMTTRN><DTPOSTED>20260105<TRNAMT>-1</BANKTRANLIST></STMTTRN>")
-        let error = try #require(T.error(text))
-        #expect(error.code == .badInput)
-        #expect(error.message.contains("</STMTTRN>"))
-        #expect(error.location?.line == 8)
-        #expect(error.location?.element?.hasSuffix("BANKTRANLIST/STMTTRN[1]") == true)
+    @Test func aggregateLeftOpenIsClosedByItsParentWithAWarning() throws {
+        // The STMTTRN's end tag comes after its parent's: it is closed at </BANKTRANLIST>, kept, and the stray
+        // </STMTTRN> after it changes nothing (the statement still ends at </STMTRS>).
+        let text = T.bank("<STMTTRN><DTPOSTED>20260105<TRNAMT>-1</BANKTRANLIST></STMTTRN><LEDGERBAL><BALAMT>5"
+                          + "<DTASOF>20260131</LEDGERBAL><BANKTRANLIST>")
+        let events = try T.events(.string(text))
+        #expect(T.transactions(events).map(\.amount) == [-1])
+        #expect(T.balances(events).map(\.amount) == [5])
+        let warning = try #require(T.warnings(events).first)
+        #expect(warning.message.contains("<STMTTRN> (line 8)"))
+        #expect(warning.message.contains("</BANKTRANLIST>"))
+        #expect(warning.location.line == 8)
     }
 
     @Test func notOFXAtAll() throws {

@@ -20,11 +20,27 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
+    @Option(help: ArgumentHelp("For statements that do not say which account they are for (no OFX BANKACCTFROM): "
+                               + "an existing account's id, last digits or name (see coffer accounts).", valueName: "ID"))
+    var account: String?
+    @Option(help: ArgumentHelp("For statements that do not say which account they are for: create (or reuse) an "
+                               + "account of this name.", valueName: "NAME"))
+    var newAccount: String?
+    @Option(help: ArgumentHelp("The currency of statements that name none (an empty OFX CURDEF) when their account "
+                               + "is new; a stored account keeps its own.", valueName: "CODE"))
+    var currency: String?
     @Flag(help: "Print a JSON summary.") var json = false
     @Flag(name: .shortAndLong, help: "Print a line per file even when not on a terminal.") var verbose = false
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one statement file or folder") }
+        if account != nil, newAccount != nil { throw ValidationError("give --account or --new-account, not both") }
+        if let newAccount, newAccount.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--new-account needs a name")
+        }
+        if let currency, currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            throw ValidationError("--currency expects an ISO 4217 code such as USD, found '\(currency)'")
+        }
     }
 
     func run() async throws {
@@ -34,12 +50,17 @@ struct ImportCommand: AsyncParsableCommand {
             let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
             let store = try storeOptions.open(.readWrite)
             let importer = Importer(store: store, configuration: configuration)
+            var choice: ImportOptions.AccountChoice?
+            if let account { choice = .existing(try await AccountSelector.resolve(account, in: store).id) }
+            if let newAccount { choice = .new(name: newAccount.trimmingCharacters(in: .whitespaces)) }
+            let options = ImportOptions(dryRun: dryRun, force: force, profileID: profile, skipBadRows: skipBadRows,
+                                        account: choice, currency: currency?.uppercased())
             var reports: [FileReport] = []
             for file in files {
                 let progress: ((Int) -> Void)? = isErrorTerminal && !json ? { count in
                     FileHandle.standardError.write(Data("\r\u{1B}[2K\(file): \(count.formatted()) transactions read".utf8))
                 } : nil
-                let report = importer.importFile(file, options: ImportOptions(dryRun: dryRun, force: force, profileID: profile, skipBadRows: skipBadRows), progress: progress)
+                let report = importer.importFile(file, options: options, progress: progress)
                 if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
                 reports.append(report)
                 if !report.succeeded {

@@ -76,50 +76,93 @@ struct CamtEntry: Sendable {
         return ref
     }
 
-    /// Whether the entry is split into one transaction per `TxDtls`: a batch of several, each with its own amount.
-    var isSplit: Bool {
-        transactions.count > 1 && transactions.allSatisfy { $0.amount != nil }
+    /// Whether the entry names any date of its own: `BookgDt`, `ValDt`, or a related date in its details.
+    var hasOwnDate: Bool {
+        bookingDate != nil || valueDate != nil || transactions.contains { $0.transactionTime != nil }
     }
 
-    /// The raw transactions this entry stands for: one per `TxDtls` in a batch with amounts per transaction, else
-    /// one for the whole entry. `amount` and `indicator` must already be checked.
-    func rawTransactions(amount: CamtAmount, indicator: CreditDebitIndicator) -> [RawTransaction] {
-        guard isSplit else {
+    /// How an entry with details is read: one transaction, or one per `TxDtls`.
+    enum BatchReading: Equatable {
+        /// No batch: one `TxDtls` or none.
+        case single
+        /// A batch kept as one transaction; the reason is warned about (nil when the details carry no amounts,
+        /// the ordinary batch summary).
+        case whole(String?)
+        /// One transaction per `TxDtls`.
+        case split
+    }
+
+    /// A batch is split only when its details can be trusted to be its parts: every `TxDtls` has an amount in the
+    /// entry's currency and direction, and they add up to the entry's amount. A split never changes the entry's
+    /// direction or total; anything else keeps the entry whole.
+    func batchReading(amount: CamtAmount, indicator: CreditDebitIndicator) -> BatchReading {
+        guard transactions.count > 1 else { return .single }
+        guard transactions.contains(where: { $0.amount != nil }) else { return .whole(nil) }
+        var sum = Decimal(0)
+        for (offset, tx) in transactions.enumerated() {
+            let label = "TxDtls[\(offset + 1)]"
+            guard let part = tx.amount else { return .whole("\(label) has no amount") }
+            if let code = part.currency, let entryCode = amount.currency, code != entryCode {
+                return .whole("\(label) is in \(code), the entry in \(entryCode)")
+            }
+            if part.value < 0 || (tx.indicator != nil && tx.indicator != indicator) {
+                return .whole("\(label) goes the other way (\(indicator.opposite)) inside a \(indicator) entry")
+            }
+            sum += part.value
+        }
+        guard sum == amount.value else {
+            return .whole("the details add up to \(ExactDecimal.text(sum)), the entry is \(ExactDecimal.text(amount.value))")
+        }
+        return .split
+    }
+
+    /// The raw transactions this entry stands for: one per `TxDtls` when `reading` is `.split`, else one for the
+    /// whole entry. `amount` and `indicator` must already be checked. `fallbackDate` dates an entry that names no
+    /// date of its own.
+    func rawTransactions(amount: CamtAmount, indicator: CreditDebitIndicator, reading: BatchReading,
+                         fallbackDate: RawDate? = nil) -> [RawTransaction] {
+        guard reading == .split else {
             // One transaction for the entry. Ids from the strongest down: the entry's AcctSvcrRef, the single
             // TxDtls's AcctSvcrRef, NtryRef (often only unique inside one statement), the EndToEndId.
             let single = transactions.count == 1 ? transactions.first : nil
             var tx = single ?? CamtTxDetails()
             if transactions.count > 1 {
-                // A batch without amounts per transaction: no single counterparty, all remittance lines.
+                // A batch kept whole: no single counterparty, all remittance lines.
                 tx.remittance = transactions.flatMap(\.remittance)
             }
             let id = Self.usableRef(accountServicerRef) ?? Self.usableRef(single?.accountServicerRef)
                 ?? Self.usableRef(entryRef) ?? Self.usableRef(single?.endToEndID)
-            return [make(tx, amount: amount, indicator: indicator, externalID: id, location: location,
-                         remittanceSeparator: transactions.count > 1 ? "; " : " ")]
+            var whole = make(tx, amount: amount, indicator: indicator, externalID: id, location: location,
+                             remittanceSeparator: transactions.count > 1 ? "; " : " ", split: false,
+                             fallbackDate: fallbackDate)
+            if transactions.count > 1, transactions.allSatisfy({ $0.amount != nil }) {
+                // Earlier versions split every batch whose details all had amounts, under these ids.
+                let entryID = Self.usableRef(accountServicerRef) ?? Self.usableRef(entryRef)
+                whole.formerPartIDs = transactions.enumerated().compactMap { offset, tx in
+                    Self.usableRef(tx.accountServicerRef) ?? entryID.map { "\($0)/\(offset + 1)" }
+                        ?? Self.usableRef(tx.endToEndID)
+                }
+            }
+            return [whole]
         }
         let entryID = Self.usableRef(accountServicerRef) ?? Self.usableRef(entryRef)
         var out: [RawTransaction] = []
         out.reserveCapacity(transactions.count)
         for (offset, tx) in transactions.enumerated() {
-            var txAmount = tx.amount ?? amount
-            var txIndicator = tx.indicator ?? indicator
-            if txAmount.value < 0 {
-                txAmount.value = -txAmount.value
-                txIndicator = txIndicator.opposite
-            }
+            let txAmount = CamtAmount(value: tx.amount?.value ?? amount.value, currency: amount.currency)
             let id = Self.usableRef(tx.accountServicerRef) ?? entryID.map { "\($0)/\(offset + 1)" }
                 ?? Self.usableRef(tx.endToEndID)
             var loc = location
             loc.element = (loc.element ?? "Ntry") + "/NtryDtls/TxDtls[\(offset + 1)]"
-            out.append(make(tx, amount: txAmount, indicator: txIndicator, externalID: id, location: loc,
-                            remittanceSeparator: " "))
+            out.append(make(tx, amount: txAmount, indicator: indicator, externalID: id, location: loc,
+                            remittanceSeparator: " ", split: true, fallbackDate: fallbackDate))
         }
         return out
     }
 
     private func make(_ tx: CamtTxDetails, amount: CamtAmount, indicator: CreditDebitIndicator,
-                      externalID: String?, location: SourceLocation, remittanceSeparator: String) -> RawTransaction {
+                      externalID: String?, location: SourceLocation, remittanceSeparator: String, split: Bool,
+                      fallbackDate: RawDate?) -> RawTransaction {
         let code = tx.code.isEmpty ? self.code : tx.code
         // The counterparty: who was paid on a debit, who paid on a credit. A reversal keeps the parties of the
         // payment it reverses, so its sides are swapped.
@@ -132,10 +175,11 @@ struct CamtEntry: Sendable {
         let memo = remittance ?? (party != nil ? bookingText : nil)
         var raw = RawTransaction(
             location: location, externalID: externalID, amount: amount.value, indicator: indicator,
-            currencyCode: amount.currency, transactionDate: tx.transactionTime ?? bookingDate ?? valueDate,
+            currencyCode: amount.currency, transactionDate: tx.transactionTime ?? bookingDate ?? valueDate
+                ?? transactions.lazy.compactMap(\.transactionTime).first ?? fallbackDate,
             postedDate: bookingDate, name: name, memo: memo, merchantName: party, typeCode: code.typeCode,
             transactionType: code.transactionType(for: side), status: status, isReversal: isReversal)
-        let fx = foreign(tx, currency: amount.currency) ?? (isSplit ? nil : foreign(details, currency: amount.currency))
+        let fx = foreign(tx, currency: amount.currency) ?? (split ? nil : foreign(details, currency: amount.currency))
         if let fx {
             raw.foreignAmount = fx.value
             raw.foreignCurrencyCode = fx.currency

@@ -7,9 +7,16 @@ struct CamtBalanceDraft: Sendable {
     var amount: CamtAmount?
     var indicator: CreditDebitIndicator?
     var asOf: RawDate?
+    /// Why the balance cannot be read (a malformed amount or date), when it cannot.
+    var problem: String?
 }
 
 /// The leaf elements `CamtHandler` reads, by their path below the statement, entry, transaction or balance.
+///
+/// Only an entry's `Amt` and `CdtDbtInd` are required: without them its transaction cannot be trusted, and the
+/// file fails. Every other value is optional in ISO 20022 and real files send them empty (`<AddtlNtryInf/>`,
+/// `<RvslInd/>`): an empty value is absent, and a malformed optional value (a date, a rate, a detail's amount) is
+/// dropped with a warning naming the element. A balance with a malformed value is skipped with a warning.
 extension CamtHandler {
     /// The current leaf's text, trimmed; computed only for the leaves that are read.
     var leafText: String? { CamtValues.text(text) }
@@ -19,10 +26,13 @@ extension CamtHandler {
         var value: String? { leafText }
         switch key {
         case "Id": statement?.header.statementID = value
-        case "FrToDt/FrDtTm": statement?.header.periodStart = try dateTime(value)
-        case "FrToDt/ToDtTm": statement?.header.periodEnd = try dateTime(value)
-        case "Acct/Id/IBAN", "Acct/Id/Othr/Id": statement?.header.account.accountNumber = value
+        case "CreDtTm": if let d = try lenient({ try dateTime(value) }) { statement?.created = d }
+        case "FrToDt/FrDtTm": if let d = try lenient({ try dateTime(value) }) { statement?.header.periodStart = d }
+        case "FrToDt/ToDtTm": if let d = try lenient({ try dateTime(value) }) { statement?.header.periodEnd = d }
+        case "Acct/Id/IBAN", "Acct/Id/Othr/Id", "Acct/Id/BBAN", "Acct/Id/PrtryAcct/Id":
+            if let value { statement?.header.account.accountNumber = value }
         case "Acct/Ccy":
+            guard let value else { return }
             statement?.header.account.currencyCode = value
             statement?.currency = value
         case "Acct/Nm": statement?.header.account.displayName = value
@@ -43,21 +53,22 @@ extension CamtHandler {
         switch key {
         case "Amt": entry?.amount = try amount(value)
         case "CdtDbtInd": entry?.indicator = try indicator(value)
-        case "RvslInd": entry?.isReversal = try bool(value)
+        case "RvslInd": if let flag = try lenient({ try bool(value) }) { entry?.isReversal = flag }
         case "Sts", "Sts/Cd", "Sts/Prtry":
+            guard let value else { return }
             entry?.statusCode = value
             entry?.status = Self.status(value)
-        case "BookgDt/Dt": entry?.bookingDate = try date(value)
-        case "BookgDt/DtTm": entry?.bookingDate = try dateTime(value)
-        case "ValDt/Dt": entry?.valueDate = try date(value)
-        case "ValDt/DtTm": entry?.valueDate = try dateTime(value)
+        case "BookgDt/Dt": if let d = try lenient({ try date(value) }) { entry?.bookingDate = d }
+        case "BookgDt/DtTm": if let d = try lenient({ try dateTime(value) }) { entry?.bookingDate = d }
+        case "ValDt/Dt": if let d = try lenient({ try date(value) }) { entry?.valueDate = d }
+        case "ValDt/DtTm": if let d = try lenient({ try dateTime(value) }) { entry?.valueDate = d }
         case "AcctSvcrRef": entry?.accountServicerRef = value
         case "NtryRef": entry?.entryRef = value
         case "AddtlNtryInf": entry?.additionalInfo = value
         default:
             if key.hasPrefix("BkTxCd/") {
                 entry?.code.set(key, value)
-            } else if key.hasPrefix("AmtDtls/"), let detail = try amountDetail(key.dropFirst(8), value) {
+            } else if key.hasPrefix("AmtDtls/"), let detail = try lenient({ try amountDetail(key.dropFirst(8), value) }) {
                 entry?.details.apply(detail)
             }
         }
@@ -67,8 +78,8 @@ extension CamtHandler {
         guard tx != nil else { return }
         var value: String? { leafText }
         switch key {
-        case "Amt": tx?.amount = try amount(value)
-        case "CdtDbtInd": tx?.indicator = try indicator(value)
+        case "Amt": if let a = try lenient({ try amount(value) }) { tx?.amount = a }
+        case "CdtDbtInd": if let i = try lenient({ try indicator(value) }) { tx?.indicator = i }
         case "Refs/AcctSvcrRef": tx?.accountServicerRef = value
         case "Refs/EndToEndId": tx?.endToEndID = value
         case "RltdPties/Cdtr/Nm", "RltdPties/Cdtr/Pty/Nm": tx?.creditorName = value
@@ -76,13 +87,14 @@ extension CamtHandler {
         case "RltdPties/UltmtCdtr/Nm", "RltdPties/UltmtCdtr/Pty/Nm": tx?.ultimateCreditorName = value
         case "RltdPties/UltmtDbtr/Nm", "RltdPties/UltmtDbtr/Pty/Nm": tx?.ultimateDebtorName = value
         case "RmtInf/Ustrd": if let value { tx?.remittance.append(value) }
-        case "RltdDts/AccptncDtTm": tx?.transactionTime = try dateTime(value)
-        case "RltdDts/TxDtTm": if tx?.transactionTime == nil { tx?.transactionTime = try dateTime(value) }
+        case "RltdDts/AccptncDtTm": if let d = try lenient({ try dateTime(value) }) { tx?.transactionTime = d }
+        case "RltdDts/TxDtTm":
+            if tx?.transactionTime == nil, let d = try lenient({ try dateTime(value) }) { tx?.transactionTime = d }
         case "AddtlTxInf": tx?.additionalInfo = value
         default:
             if key.hasPrefix("BkTxCd/") {
                 tx?.code.set(key, value)
-            } else if key.hasPrefix("AmtDtls/"), let detail = try amountDetail(key.dropFirst(8), value) {
+            } else if key.hasPrefix("AmtDtls/"), let detail = try lenient({ try amountDetail(key.dropFirst(8), value) }) {
                 tx?.apply(detail)
             }
         }
@@ -92,12 +104,37 @@ extension CamtHandler {
         guard balance != nil else { return }
         var value: String? { leafText }
         switch key {
-        case "Tp/CdOrPrtry/Cd", "Tp/CdOrPrtry/Prtry": balance?.code = value
-        case "Amt": balance?.amount = try amount(value)
-        case "CdtDbtInd": balance?.indicator = try indicator(value)
-        case "Dt/Dt": balance?.asOf = try date(value)
-        case "Dt/DtTm": balance?.asOf = try dateTime(value)
+        // `Tp/Cd` and `Tp/Prtry` are version .001.01's shape.
+        case "Tp/CdOrPrtry/Cd", "Tp/CdOrPrtry/Prtry", "Tp/Cd", "Tp/Prtry": balance?.code = value
+        // Each value is read into a local first: `problem` writes to `balance` too.
+        case "Amt": if let a = problem({ try amount(value) }) { balance?.amount = a }
+        case "CdtDbtInd": if let i = problem({ try indicator(value) }) { balance?.indicator = i }
+        case "Dt/Dt": if let d = problem({ try date(value) }) { balance?.asOf = d }
+        case "Dt/DtTm": if let d = problem({ try dateTime(value) }) { balance?.asOf = d }
         default: break
+        }
+    }
+
+    /// An optional value: empty is absent; malformed is dropped with a warning naming the element.
+    func lenient<T>(_ read: () throws -> T?) throws -> T? {
+        guard leafText != nil else { return nil }
+        do {
+            return try read()
+        } catch let problem as CofferError where problem.code == .badInput {
+            try emit?(.warning(ParseWarning("\(problem.message); the value is ignored",
+                                            location: problem.location ?? location(upTo: path.count - 1))))
+            return nil
+        }
+    }
+
+    /// A balance's value: a malformed one marks the balance as unreadable (it is skipped when it ends).
+    private func problem<T>(_ read: () throws -> T?) -> T? {
+        do {
+            return try read()
+        } catch {
+            let message = (error as? CofferError)?.message ?? "\(error)"
+            if balance?.problem == nil { balance?.problem = "\(message) in \(path.last ?? "the balance")" }
+            return nil
         }
     }
 
@@ -156,7 +193,7 @@ extension CamtHandler {
         return date
     }
 
-    private func dateTime(_ value: String?) throws -> RawDate {
+    func dateTime(_ value: String?) throws -> RawDate {
         guard let value, let date = CamtValues.dateTime(value) else {
             throw error("expected a date and time like 2026-03-14T09:30:00+01:00, found '\(value ?? "")'")
         }

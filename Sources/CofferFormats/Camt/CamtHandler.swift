@@ -40,6 +40,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
     var txIndex = 0
 
     var statement: CamtStatement?
+    /// `GrpHdr/CreDtTm`, when a statement has no `CreDtTm` of its own.
+    var messageCreated: RawDate?
     var entry: CamtEntry?
     var tx: CamtTxDetails?
     var balance: CamtBalanceDraft?
@@ -143,7 +145,7 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             statementDepth = depth
             statement = CamtStatement(location: location(upTo: depth))
         } else if let s = statementDepth, depth == s + 1, name == "Ntry" || name == "Bal" {
-            try beginIfNeeded()
+            // `.begin` waits for the statement's currency: see `CamtStatement`.
             if name == "Ntry" {
                 entryIndex += 1
                 txIndex = 0
@@ -154,7 +156,9 @@ final class CamtHandler: NSObject, XMLParserDelegate {
                 balanceDepth = depth
                 balance = CamtBalanceDraft()
             }
-        } else if let e = entryDepth, depth == e + 2, name == "TxDtls", path[e + 1] == "NtryDtls" {
+        } else if let e = entryDepth, name == "TxDtls",
+                  (depth == e + 2 && path[e + 1] == "NtryDtls") || depth == e + 1 {
+            // `Ntry/NtryDtls/TxDtls`; version .001.01 has no `NtryDtls` and puts `TxDtls` in the entry.
             txIndex += 1
             txDepth = depth
             tx = CamtTxDetails()
@@ -196,6 +200,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             }
         } else if depth == documentDepth {
             documentEnded = true
+        } else if let d = documentDepth, depth == d + 3, isLeaf, path[d + 2] == "GrpHdr", path[d + 3] == "CreDtTm" {
+            messageCreated = try lenient { try dateTime(leafText) }
         }
     }
 
@@ -210,20 +216,6 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             i += 1
         }
         return key
-    }
-
-    func beginIfNeeded() throws {
-        guard var statement, !statement.begun else { return }
-        statement.begun = true
-        self.statement = statement
-        try emit?(.begin(statement.header))
-    }
-
-    private func finishStatement() throws {
-        guard let statement else { return }
-        try beginIfNeeded()
-        if let warning = statement.reconciliationWarning() { try emit?(.warning(warning)) }
-        try emit?(.end)
     }
 
     // MARK: Errors and locations

@@ -1,6 +1,7 @@
 import CofferModel
 
-/// The ISO 20022 namespaces `CamtParser` reads: camt.052, camt.053 and camt.054, versions .001.02 and later.
+/// The ISO 20022 namespaces `CamtParser` reads: camt.052, camt.053 and camt.054, every version from .001.01 (the first, read like .001.02: its
+/// `Bal/Tp/Cd` and `Ntry/TxDtls` without `NtryDtls` are read too).
 ///
 /// For example:
 /// ```swift
@@ -12,7 +13,7 @@ enum CamtNamespace {
     /// namespace when it is not a supported camt message.
     static func version(of namespace: String?, location: SourceLocation) throws -> String {
         let ns = namespace ?? ""
-        let expected = "expected the namespace of camt.052, camt.053 or camt.054 version .001.02 or later "
+        let expected = "expected the namespace of camt.052, camt.053 or camt.054 version .001.01 or later "
             + "(like \(CamtProlog.namespaceStem)camt.053.001.08)"
         guard ns.hasPrefix(CamtProlog.namespaceStem) else {
             throw CofferError(.unknownFormat, "\(expected), found \(ns.isEmpty ? "no namespace" : "'\(ns)'")",
@@ -25,7 +26,7 @@ enum CamtNamespace {
               let nn = Int(String(decoding: message[13...14], as: UTF8.self)) else {
             throw CofferError(.unknownFormat, "\(expected), found '\(ns)'", location: location)
         }
-        guard nn >= 2 else {
+        guard nn >= 1 else {
             throw CofferError(.unknownFormat, "\(expected), found version .001.\(nn < 10 ? "0" : "")\(nn) in '\(ns)'",
                               location: location)
         }

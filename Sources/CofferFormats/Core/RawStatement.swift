@@ -121,6 +121,9 @@ public struct RawTransaction: Sendable {
     /// camt `RvslInd`: this entry reverses an earlier one.
     public var isReversal: Bool
     public var correction: RawCorrection?
+    /// A camt batch kept whole that Coffer before 2026-11 split into one transaction per `TxDtls`: the ids its
+    /// parts were stored under, so a store filled then still matches it (see `CamtEntry.batchReading`).
+    public var formerPartIDs: [String] = []
 
     public init(location: SourceLocation, externalID: String? = nil, amount: Decimal,
                 indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,

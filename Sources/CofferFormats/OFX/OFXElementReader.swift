@@ -70,8 +70,9 @@ struct OFXElementReader: OFXTokenSink {
     private let value = OFXValueBuffer()
     private var segmentStart = 0
     private var valueHasAmpersand = false
-    private var lastLeafTag = OFXTag.other
     private var header = OFXHeader()
+    /// Known aggregates a recovery closed, whose late end tags are then ignored.
+    private var recovered: [OFXTag] = []
     /// Names of the unknown elements seen (`INTU.BID`), for paths and messages; capped, then shared.
     private var unknownNames: [String] = []
     private var unknownIndex: [String: Int32] = [:]
@@ -90,6 +91,9 @@ struct OFXElementReader: OFXTokenSink {
         case .done: return
         case .prolog:
             guard start.tag == .ofx else {
+                // A wrapper element around the body (`<html><pre>` of a saved page) is skipped; an OFX element
+                // before `<OFX>` means the file is broken.
+                if start.tag == .other { return }
                 throw error("expected <OFX> as the first element, found <\(self.name(start))>", line: line, column: column)
             }
             phase = .body
@@ -213,6 +217,10 @@ struct OFXElementReader: OFXTokenSink {
     }
 
     private mutating func push(_ start: Start) throws {
+        if start.tag.isAggregate, start.tag != .ofx, let open = stack.lastIndex(where: { $0.tag == start.tag }) {
+            try recover(closingTo: open &- 1, because: "the next <\(start.tag.name)> (line \(start.line))",
+                        line: start.line, column: start.column)
+        }
         guard stack.count < OFXElementReader.maxDepth else {
             throw CofferError(.badInput, "elements nest deeper than \(OFXElementReader.maxDepth) levels; an OFX statement "
                               + "needs fewer than 20", location: SourceLocation(file: file, line: start.line,
@@ -247,20 +255,45 @@ struct OFXElementReader: OFXTokenSink {
             index &-= 1
         }
         if index < 0 {
-            // No open aggregate of that name: a stray leaf end tag, or an aggregate closed with the wrong name.
-            if end.tag.isLeaf || end.tag == lastLeafTag || stack.isEmpty { return }
+            // No open aggregate of that name: a stray leaf end tag, or the late end tag of an aggregate a recovery
+            // closed, are ignored; any other closes the innermost aggregate (one closed with the wrong end tag).
+            if end.tag.isLeaf || stack.isEmpty { return }
+            if let late = recovered.firstIndex(of: end.tag), end.tag != .other {
+                recovered.remove(at: late)
+                return
+            }
             index = stack.count &- 1
+            let inner = stack[index]
+            if inner.tag != .other {
+                assembler.events.append(.warning(ParseWarning(
+                    "expected </\(inner.name)> (opened at line \(inner.line)), found </\(name(end))>; read as its end",
+                    location: SourceLocation(file: file, line: line, column: column, element: inner.path))))
+            }
         }
+        if stack.count &- 1 > index {
+            try recover(closingTo: index, because: "</\(name(end))>", line: line, column: column)
+        }
+        try pop()
+    }
+
+    /// Closes the aggregates left open inside `stack[index]`: a known one left open (a `<BANKTRANLIST>` that runs
+    /// into `</STMTRS>`, an XML `<STMTTRN>` without its end tag) is recovered with one warning, keeping what was
+    /// read; unknown ones (SGML leaves without values) close silently.
+    private mutating func recover(closingTo index: Int, because cause: String, line: Int, column: Int) throws {
+        var unclosed: [String] = []
         while stack.count &- 1 > index {
             let inner = stack[stack.count &- 1]
             if inner.tag.isAggregate {
-                throw CofferError(.badInput, "expected </\(inner.name)> (opened at line \(inner.line)) before "
-                                  + "</\(name(end))>: the elements are wrongly nested",
-                                  location: SourceLocation(file: file, line: line, column: column, element: inner.path))
+                unclosed.append("<\(inner.name)> (line \(inner.line))")
+                if recovered.count < 16 { recovered.append(inner.tag) }
             }
             try pop()
         }
-        try pop()
+        guard !unclosed.isEmpty else { return }
+        assembler.events.append(.warning(ParseWarning(
+            "expected the end tag of \(unclosed.reversed().joined(separator: ", ")) before \(cause); closed there, "
+            + "keeping what it holds", location: SourceLocation(file: file, line: line, column: column,
+                                                              element: stack.last?.path))))
     }
 
     private mutating func pop() throws {
@@ -277,7 +310,6 @@ struct OFXElementReader: OFXTokenSink {
     }
 
     private mutating func emitLeaf(_ open: Start, value: UnsafeBufferPointer<UInt8>) throws {
-        lastLeafTag = open.tag
         guard open.tag != .other, !stack.isEmpty else { return }
         let top = stack.count &- 1
         guard stack[top].tag != .other else { return }
@@ -286,6 +318,16 @@ struct OFXElementReader: OFXTokenSink {
         } catch let problem as OFXValueError {
             throw CofferError(.badInput, problem.message, location: SourceLocation(
                 file: file, line: open.line, column: open.column, element: stack[top].path + "/" + open.tag.name))
+        }
+        if assembler.wantsLeafLocation {
+            assembler.wantsLeafLocation = false
+            assembler.leafLocation = SourceLocation(file: file, line: open.line, column: open.column,
+                                                    element: stack[top].path + "/" + open.tag.name)
+        }
+        if let warning = assembler.leafWarning {
+            assembler.leafWarning = nil
+            assembler.events.append(.warning(ParseWarning(warning, location: SourceLocation(
+                file: file, line: open.line, column: open.column, element: stack[top].path + "/" + open.tag.name))))
         }
     }
 

@@ -58,6 +58,26 @@ struct OFXHeader {
     /// `<!DOCTYPE>` and comments may come first; then `OFXHEADER:` or an `<OFX>` element. A comment holding
     /// `OFXHEADER` also counts.
     static func sniff(_ prefix: [UInt8]) -> Bool {
+        strictSniff(prefix) || wrappedSniff(prefix)
+    }
+
+    /// Text lines before the header (a saved HTTP response's `Content-Type:` lines, a bank's banner line) are
+    /// skipped when the body is unmistakably OFX: an `OFXHEADER:` field at the start of a line followed by an
+    /// `<OFX>` element, or an `<OFX>` element whose first child is a sign-on or message-set response.
+    static func wrappedSniff(_ prefix: [UInt8]) -> Bool {
+        guard !prefix.contains(0) else { return false }
+        let upper = prefix.map(upper)
+        guard let ofx = find(Array("<OFX>".utf8), in: upper, from: 0) else { return false }
+        if let header = find(Array("OFXHEADER:".utf8), in: upper, from: 0), header < ofx,
+           header == 0 || upper[header &- 1] == 0x0A || upper[header &- 1] == 0x0D {
+            return true
+        }
+        var i = ofx &+ 5
+        while i < upper.count, OFXText.isSpace(upper[i]) { i &+= 1 }
+        return matches(upper, at: i, "<SIGNONMSGSRSV1>")
+    }
+
+    private static func strictSniff(_ prefix: [UInt8]) -> Bool {
         var i = 0
         let n = prefix.count
         if n >= 3, prefix[0] == 0xEF, prefix[1] == 0xBB, prefix[2] == 0xBF { i = 3 }

@@ -14,7 +14,7 @@ import CofferModel
 /// the mapping). The file is read in chunks and events are handed out after each chunk, so memory stays bounded
 /// whatever the file's size. Everything after the first `</OFX>` is ignored. Malformed input throws
 /// `CofferError(.badInput)` with the line, column and element path; an institution's error status throws
-/// `CofferError(.institutionError)`.
+/// `CofferError(.institutionError)`; a file with no statement at all is `.badInput` too.
 public struct OFXParser: StatementParser {
     public init() {}
 
@@ -31,12 +31,24 @@ public struct OFXParser: StatementParser {
             // A byte order mark is text before <OFX>: part of the (ignored) header, wherever chunks split it.
             try tokenizer.feed(chunk, eof: false, into: &elements)
             try drain(&elements, &spare, emit)
-            if elements.isFinished { return }
+            if elements.isFinished { return try requireStatement(elements, tokenizer, file) }
         }
         try tokenizer.feed([], eof: true, into: &elements)
         try drain(&elements, &spare, emit)
         let end = tokenizer.position
         try elements.finish(line: end.line, column: end.column)
+        try requireStatement(elements, tokenizer, file)
+    }
+
+    /// A file that holds no statement is not a statement file, however OFX-like its tags: "imported, 0
+    /// transactions" would hide that it is something else (an empty response, a sign-on only, garbage). An
+    /// institution's error status has been thrown before this; an empty statement with its period counts.
+    private func requireStatement(_ elements: OFXElementReader, _ tokenizer: OFXTokenizer, _ file: String) throws {
+        guard elements.assembler.statementCount == 0 else { return }
+        let end = tokenizer.position
+        throw CofferError(.badInput, "expected a bank, card or investment statement (<STMTRS>, <CCSTMTRS> or "
+                          + "<INVSTMTRS>) inside <OFX>, found none: the file holds no statement",
+                          location: SourceLocation(file: file, line: end.line, column: end.column, element: "OFX"))
     }
 
     /// Hands out the events so far; the two buffers swap so neither is reallocated chunk after chunk.

@@ -13,6 +13,11 @@ import Foundation
 /// - The institution is `FI/ORG`; its id is `BANKID` (or `BROKERID`) when the account names one, else `FI/FID`.
 /// - A `STATUS` with `SEVERITY` `ERROR` in `SONRS` or a `…TRNRS` throws `.institutionError`.
 /// - A `FITID` seen twice for one account in one file: both transactions are emitted, with a warning.
+/// - Optional values as real files send them: an empty `NAME`, `MEMO` or `FITID` is absent (a transaction
+///   without `FITID` is matched by its content); an empty `CURDEF` leaves the currency to the stored account or
+///   `--currency`; a balance whose `BALAMT` or `DTASOF` is empty or unreadable is skipped with a warning; an
+///   unreadable `DTSTART`/`DTEND` is dropped with a warning (the transactions' dates bound the period); an
+///   unreadable `DTPOSTED` with a readable `DTUSER` is replaced by it, with a warning.
 struct OFXStatementAssembler {
     let file: String
     var values: OFXValueReader
@@ -24,7 +29,17 @@ struct OFXStatementAssembler {
     private var status: (code: String?, severity: String?, message: String?) = (nil, nil, nil)
     private var statement: StatementState?
     private var transaction: OFXTransactionFields?
-    private var balance: (amount: Decimal?, asOf: RawDate?)?
+    private var balance: (amount: Decimal?, asOf: RawDate?, problem: String?)?
+    /// Statements opened so far: a file with none is not a statement (see `OFXParser`).
+    private(set) var statementCount = 0
+    /// A problem with the last leaf that does not stop the file (an optional value dropped); the element reader
+    /// emits it as a warning located at that leaf.
+    var leafWarning: String?
+    /// Set to hear the last leaf's location in `leafLocation` (kept for a problem reported later).
+    var wantsLeafLocation = false
+    var leafLocation: SourceLocation? {
+        didSet { if let leafLocation { transaction?.postedProblemLocation = leafLocation } }
+    }
 
     private struct StatementState {
         var header: RawStatementHeader
@@ -49,11 +64,12 @@ struct OFXStatementAssembler {
             let account = RawAccountIdentity(institutionName: institutionName, institutionID: institutionFID,
                                              accountType: frame.tag == .ccStmtRs ? "CREDITCARD" : nil, kind: kind)
             statement = StatementState(header: RawStatementHeader(account: account, location: location(frame)))
+            statementCount &+= 1
         case .stmtTrn:
             guard statement != nil else { return }
             beginIfNeeded()
             transaction = OFXTransactionFields(location: location(frame))
-        case .ledgerBal, .availBal: balance = (nil, nil)
+        case .ledgerBal, .availBal: balance = (nil, nil, nil)
         default:
             guard statement != nil, let parent else { return }
             if parent == .invTranList, frame.tag != .invBankTran {
@@ -78,16 +94,23 @@ struct OFXStatementAssembler {
             guard statement != nil, let fields = transaction.take() else { return }
             // A FITID repeated in the file is noticed (and warned about) by the import's normalize stage, for
             // every format alike.
+            if let problem = fields.postedProblem, fields.user != nil {
+                events.append(.warning(ParseWarning("\(problem); DTUSER stands in",
+                                                    location: fields.postedProblemLocation ?? fields.location)))
+            }
             events.append(.transaction(try fields.build(accountCurrency: statement?.header.account.currencyCode)))
         case .ledgerBal, .availBal:
             guard let values = balance, statement != nil else { return }
             balance = nil
             let code = frame.tag.name
-            guard let amount = values.amount else {
-                throw CofferError(.badInput, "expected <BALAMT> in <\(code)>, found none", location: location(frame))
+            // A balance is information beside the transactions: one that cannot be read is skipped, not the file.
+            func skip(_ why: String) {
+                events.append(.warning(ParseWarning("skipped the \(code) balance: \(why)", location: location(frame))))
             }
+            if let problem = values.problem { return skip(problem) }
+            guard let amount = values.amount else { return skip("expected a <BALAMT> amount, found none") }
             guard let asOf = values.asOf ?? statement?.header.periodEnd else {
-                throw CofferError(.badInput, "expected <DTASOF> in <\(code)>, found none", location: location(frame))
+                return skip("expected a <DTASOF> date, found none")
             }
             let raw = RawBalance(kind: frame.tag == .ledgerBal ? .booked : .available, amount: amount,
                                  currencyCode: statement?.header.account.currencyCode, asOf: asOf, code: code,
@@ -129,13 +152,13 @@ struct OFXStatementAssembler {
             if tag == .org { institutionName = values.text(value) }
             if tag == .fid { institutionFID = values.text(value) }
         case .stmtRs, .ccStmtRs, .invStmtRs:
-            if tag == .curDef { statement?.header.account.currencyCode = values.code(value) }
+            if tag == .curDef, !value.isEmpty { statement?.header.account.currencyCode = values.code(value) }
         case .bankAcctFrom, .ccAcctFrom, .invAcctFrom:
             guard statement != nil else { return }
             switch tag {
             case .bankID, .brokerID: statement?.header.account.institutionID = values.text(value)
             case .acctID:
-                statement?.header.account.accountNumber = values.text(value)
+                if !value.isEmpty { statement?.header.account.accountNumber = values.text(value) }
             case .acctType:
                 let type = values.text(value).uppercased()
                 statement?.header.account.accountType = type
@@ -143,11 +166,21 @@ struct OFXStatementAssembler {
             default: break
             }
         case .bankTranList, .invTranList:
-            if tag == .dtStart { statement?.header.periodStart = try values.date(value, tag) }
-            if tag == .dtEnd { statement?.header.periodEnd = try values.date(value, tag) }
+            guard tag == .dtStart || tag == .dtEnd, !value.isEmpty else { return }
+            do {
+                let date = try values.date(value, tag)
+                if tag == .dtStart { statement?.header.periodStart = date } else { statement?.header.periodEnd = date }
+            } catch let problem as OFXValueError {
+                leafWarning = "\(problem.message); the statement's period is taken from its transactions"
+            }
         case .ledgerBal, .availBal:
-            if tag == .balAmt { balance?.amount = try values.decimal(value, tag) }
-            if tag == .dtAsOf { balance?.asOf = try values.date(value, tag) }
+            guard balance != nil, tag == .balAmt || tag == .dtAsOf, !value.isEmpty else { return }
+            do {
+                if tag == .balAmt { balance?.amount = try values.decimal(value, tag) }
+                if tag == .dtAsOf { balance?.asOf = try values.date(value, tag) }
+            } catch let problem as OFXValueError {
+                if balance?.problem == nil { balance?.problem = problem.message }
+            }
         default: break
         }
     }
@@ -155,13 +188,20 @@ struct OFXStatementAssembler {
     private mutating func transactionLeaf(_ tag: OFXTag, value: UnsafeBufferPointer<UInt8>) throws {
         switch tag {
         case .trnType: transaction?.typeCode = values.code(value)
-        case .dtPosted: transaction?.posted = try values.date(value, tag)
+        case .dtPosted:
+            do {
+                transaction?.posted = try values.date(value, tag)
+            } catch let problem as OFXValueError {
+                // Fatal only when DTUSER cannot stand in (checked when the transaction closes).
+                transaction?.postedProblem = problem.message
+                wantsLeafLocation = true
+            }
         case .dtUser:
             // An empty or unreadable DTUSER is optional information: it is dropped, DTPOSTED stands in.
             transaction?.user = OFXDate.parse(value)
         case .trnAmt: transaction?.amount = try values.decimal(value, tag)
         case .fitID:
-            transaction?.fitID = values.text(value)
+            transaction?.fitID = value.isEmpty ? nil : values.text(value)
         case .name: transaction?.name = values.text(value)
         case .payee: transaction?.payeeName = values.text(value)
         case .memo: transaction?.memo = value.isEmpty ? nil : values.text(value)

@@ -113,7 +113,17 @@ final class OFXTokenizer {
                     p = end &+ 1
                 }
             } else if next == 0x3F {  // '?'
-                guard let end = find(sequence: "?>", from: p &+ 2, to: n) else {
+                let close = find(sequence: "?>", from: p &+ 2, to: n)
+                if let open = find(0x3C, from: p &+ 2, to: close ?? n) {
+                    // A `<` before `?>`: the instruction lost its end (`<?OFX ... ?<OFX>`, seen in real
+                    // downloads); it ends where the next tag starts. OFX instructions never hold a `<`.
+                    let end = open > p &+ 2 && buffer[open &- 1] == 0x3F ? open &- 1 : open
+                    try sink.instruction(slice((p &+ 2), end))
+                    consume(from: p, to: open)
+                    p = open
+                    continue
+                }
+                guard let end = close else {
                     try incomplete("a processing instruction", start: p, eof: eof, line: tokenLine, column: tokenColumn)
                     break scan
                 }

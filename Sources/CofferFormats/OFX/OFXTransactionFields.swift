@@ -24,6 +24,9 @@ struct OFXTransactionFields {
     var amount: Decimal?
     var typeCode: String?
     var posted: RawDate?
+    /// Why `DTPOSTED` could not be read, when it could not.
+    var postedProblem: String?
+    var postedProblemLocation: SourceLocation?
     var user: RawDate?
     var name: String?
     var payeeName: String?
@@ -45,7 +48,8 @@ struct OFXTransactionFields {
             throw CofferError(.badInput, "expected a <TRNAMT> amount in this transaction, found none", location: location)
         }
         guard let postedDate = posted ?? user else {
-            throw CofferError(.badInput, "expected a <DTPOSTED> date in this transaction, found none", location: location)
+            throw CofferError(.badInput, postedProblem ?? "expected a <DTPOSTED> date in this transaction, found none",
+                              location: postedProblemLocation ?? location)
         }
         var transaction = RawTransaction(
             location: location, externalID: fitID, amount: sent, currencyCode: accountCurrency,

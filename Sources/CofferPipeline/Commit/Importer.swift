@@ -20,14 +20,29 @@ public struct ImportOptions: Sendable {
     public var listChanges = false
     /// CSV: report rows with a bad date or amount as warnings and import the rest, instead of failing the file.
     public var skipBadRows = false
+    /// The account of statements that do not say which account they are for (an OFX statement without
+    /// `BANKACCTFROM`/`CCACCTFROM`). Statements that name their account are not affected.
+    public var account: AccountChoice?
+    /// The currency of statements that name none (an empty OFX `CURDEF`) and whose account is not stored yet.
+    public var currency: String?
+
+    /// Where a statement without an account goes.
+    public enum AccountChoice: Sendable, Equatable {
+        /// A stored account, by id.
+        case existing(UUID)
+        /// A new account of this name (or the stored account the same name made before).
+        case new(name: String)
+    }
 
     public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false,
-                skipBadRows: Bool = false) {
+                skipBadRows: Bool = false, account: AccountChoice? = nil, currency: String? = nil) {
         self.dryRun = dryRun
         self.force = force
         self.profileID = profileID
         self.listChanges = listChanges
         self.skipBadRows = skipBadRows
+        self.account = account
+        self.currency = currency
     }
 }
 
@@ -76,7 +91,9 @@ public struct Importer: Sendable {
                 }
                 try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
                 let session = try ImportSession(writer: writer, fileName: path, report: report,
-                                                collectChanges: options.dryRun || options.listChanges, progress: progress)
+                                                collectChanges: options.dryRun || options.listChanges, progress: progress,
+                                                fallback: StatementAccount.Fallback(account: options.account,
+                                                                                    currency: options.currency))
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName)
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
                 try session.finish()

@@ -25,6 +25,7 @@ final class ImportSession {
     let collectChanges: Bool
     let progress: ((Int) -> Void)?
     private let checkTombstones: Bool
+    private let fallback: StatementAccount.Fallback
 
     // Statement state
     private var account: Account?
@@ -42,7 +43,9 @@ final class ImportSession {
     private var processed = 0
 
     init(writer: StoreWriter, fileName: String, report: FileReport,
-         collectChanges: Bool, progress: ((Int) -> Void)?) throws {
+         collectChanges: Bool, progress: ((Int) -> Void)?,
+         fallback: StatementAccount.Fallback = StatementAccount.Fallback()) throws {
+        self.fallback = fallback
         self.writer = writer
         self.fileName = fileName
         self.report = report
@@ -76,7 +79,8 @@ final class ImportSession {
 
     private func begin(_ header: RawStatementHeader) throws -> Account {
         if account != nil { try end() }
-        let (account, inserted) = try StatementAccount.resolve(header.account, writer: writer, location: header.location)
+        let (account, inserted) = try StatementAccount.resolve(header.account, writer: writer, location: header.location,
+                                                                    fallback: fallback)
         if inserted { report.accountsAdded += 1 }
         self.account = account
         self.header = header
@@ -170,6 +174,11 @@ final class ImportSession {
                 } else if let stored = try writer.transaction(id: match.id) {
                     try reconcile(stored, with: incoming, keys: keys)
                 }
+                return
+            }
+            if try raw.formerPartIDs.contains(where: { try writer.transaction(accountID: account.id, externalID: $0) != nil }) {
+                // A batch an earlier version stored as its parts: it is there already.
+                report.unchanged += 1
                 return
             }
             if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence) {

@@ -188,6 +188,13 @@ extension StoreWriter {
                             hasOpenTransactions: try exists("status IN (0, 3)"))
     }
 
+    /// Whether the account holds any transaction in `currency` (an account that does is that currency's account,
+    /// whatever its own currency: see `StatementAccount`).
+    public func hasTransactions(accountID: UUID, currency: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND currency_code = ?)",
+                          arguments: [accountID, currency]) ?? false
+    }
+
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
     public func hasTombstones() throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
