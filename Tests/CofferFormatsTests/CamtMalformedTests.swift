@@ -60,6 +60,31 @@ import Testing
         #expect(warning.location.element?.hasPrefix("Document/BkToCstmrStmt/Stmt[1]/Ntry[1]/BookgDt/Dt") == true)
     }
 
+    @Test func anEntryWhoseDatesAreAllUnreadableFails() throws {
+        // A date that is there but wrong is not "no date": the day is unknown, so the file fails at the entry.
+        let entry = "<Ntry><Amt Ccy=\"EUR\">1</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>01.03.2026</Dt></BookgDt>"
+            + "<ValDt><Dt>01.03.2026</Dt></ValDt></Ntry>"
+        let error = try #require(S.failure(Self.document(entry)))
+        #expect(error.message.contains("readable booking or value date"))
+        #expect(error.location?.element == "Document/BkToCstmrStmt/Stmt[1]/Ntry[1]")
+    }
+
+    @Test func anEmptyTxDtlsNeitherMakesABatchNorHidesTheDetail() throws {
+        let entry = "<Ntry><Amt Ccy=\"EUR\">12</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>2026-03-01</Dt></BookgDt>"
+            + "<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Bakery Jansen</Nm></Cdtr></RltdPties></TxDtls><TxDtls/></NtryDtls></Ntry>"
+        let events = try S.events(.string(Self.document(entry)))
+        #expect(S.transactions(events).map(\.name) == ["Bakery Jansen"])
+        #expect(S.warnings(events).isEmpty)
+    }
+
+    @Test func aLowercaseCurrencyIsTheSameCurrency() throws {
+        let entries = "<Ntry><Amt Ccy=\"eur\">1</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>2026-03-01</Dt></BookgDt></Ntry>"
+            + "<Ntry><Amt Ccy=\"EUR\">2</Amt><CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>2026-03-01</Dt></BookgDt></Ntry>"
+        let events = try S.events(.string(Self.document(entries)))
+        #expect(events.filter { if case .begin = $0 { true } else { false } }.count == 1)
+        #expect(S.transactions(events).map(\.currencyCode) == ["EUR", "EUR"])
+    }
+
     @Test func badIndicator() throws {
         let entry = "<Ntry><Amt Ccy=\"EUR\">1</Amt><CdtDbtInd>CREDIT</CdtDbtInd></Ntry>"
         let error = try #require(S.failure(Self.document(entry)))

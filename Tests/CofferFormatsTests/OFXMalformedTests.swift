@@ -24,6 +24,34 @@ import Testing
         #expect(error.location?.line == 8)
     }
 
+    @Test func aBalanceLeftOpenEndsWhereTheNextAggregateStarts() throws {
+        // SGML: <LEDGERBAL> never closed, <AVAILBAL> after it. Both balances are kept, with a warning.
+        let text = T.bank("<STMTTRN><DTPOSTED>20260105<TRNAMT>-1<FITID>A</STMTTRN>")
+            .replacingOccurrences(of: "</BANKTRANLIST>", with: "</BANKTRANLIST><LEDGERBAL><BALAMT>100<DTASOF>20260131\n"
+                                  + "<AVAILBAL><BALAMT>90<DTASOF>20260131</AVAILBAL>")
+        let events = try T.events(.string(text))
+        #expect(T.balances(events).map(\.amount) == [100, 90])
+        #expect(T.warnings(events).first?.message.contains("<LEDGERBAL>") == true)
+    }
+
+    @Test func aStrayUnknownEndTagChangesNothing() throws {
+        let text = T.bank("<STMTTRN><DTPOSTED>20260105<TRNAMT>-1<FITID>A<NAME>Coffee<X.A>1<X.B>2</X.A></STMTTRN>"
+                          + "<STMTTRN><DTPOSTED>20260106<TRNAMT>-2<FITID>B</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>5"
+                          + "<DTASOF>20260131</LEDGERBAL><BANKTRANLIST>")
+        let events = try T.events(.string(text))
+        #expect(T.transactions(events).map(\.amount) == [-1, -2])
+        #expect(T.balances(events).map(\.amount) == [5])
+        #expect(T.warnings(events).isEmpty)
+    }
+
+    @Test func aSavedPageAroundTheBodyIsSkipped() throws {
+        let text = "<html><head><title>Download</title></head><body><pre>\n"
+            + T.bank("<STMTTRN><DTPOSTED>20260105<TRNAMT>-1<FITID>A</STMTTRN>", header: "OFXHEADER:100\nDATA:OFXSGML\n\n")
+            + "\n</pre></body></html>\n"
+        #expect(OFXParser.sniff(Array(text.utf8)))
+        #expect(T.transactions(try T.events(.string(text))).count == 1)
+    }
+
     @Test func aggregateLeftOpenIsClosedByItsParentWithAWarning() throws {
         // The STMTTRN's end tag comes after its parent's: it is closed at </BANKTRANLIST>, kept, and the stray
         // </STMTTRN> after it changes nothing (the statement still ends at </STMTRS>).

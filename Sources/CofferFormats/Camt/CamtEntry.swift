@@ -25,6 +25,14 @@ struct CamtTxDetails: Sendable {
     var transactionTime: RawDate?
     var code = CamtBankTransactionCode()
 
+    /// Whether the block held nothing this reader uses (`<TxDtls/>`, or only empty elements).
+    var isEmpty: Bool {
+        amount == nil && indicator == nil && instructedAmount == nil && exchangeRate == nil && accountServicerRef == nil
+            && endToEndID == nil && creditorName == nil && debtorName == nil && ultimateCreditorName == nil
+            && ultimateDebtorName == nil && remittance.isEmpty && additionalInfo == nil && transactionTime == nil
+            && code.isEmpty
+    }
+
     mutating func apply(_ detail: CamtAmountDetail) {
         switch detail {
         case .transactionAmount(let amount): if self.amount == nil { self.amount = amount }
@@ -67,6 +75,9 @@ struct CamtEntry: Sendable {
     /// Entry-level `AmtDtls` (card payments often put the foreign amount there).
     var details = CamtTxDetails()
     var transactions: [CamtTxDetails] = []
+    /// The entry's own dates that were there but could not be read (`BookgDt/Dt`), for the error when no other
+    /// date is left.
+    var unreadableDates: [String] = []
 
     init(location: SourceLocation) { self.location = location }
 
@@ -136,12 +147,16 @@ struct CamtEntry: Sendable {
                              remittanceSeparator: transactions.count > 1 ? "; " : " ", split: false,
                              fallbackDate: fallbackDate)
             if transactions.count > 1, transactions.allSatisfy({ $0.amount != nil }) {
-                // Earlier versions split every batch whose details all had amounts, under these ids.
+                // Earlier versions split every batch whose details all had amounts: these parts, under these ids.
                 let entryID = Self.usableRef(accountServicerRef) ?? Self.usableRef(entryRef)
-                whole.formerPartIDs = transactions.enumerated().compactMap { offset, tx in
-                    Self.usableRef(tx.accountServicerRef) ?? entryID.map { "\($0)/\(offset + 1)" }
-                        ?? Self.usableRef(tx.endToEndID)
+                let parts = transactions.enumerated().compactMap { offset, tx -> RawFormerPart? in
+                    guard let id = Self.usableRef(tx.accountServicerRef) ?? entryID.map({ "\($0)/\(offset + 1)" })
+                            ?? Self.usableRef(tx.endToEndID), var value = tx.amount?.value else { return nil }
+                    var direction = tx.indicator ?? indicator
+                    if value < 0 { value = -value; direction = direction.opposite }
+                    return RawFormerPart(externalID: id, amount: value, indicator: direction)
                 }
+                if parts.count == transactions.count { whole.formerParts = parts }
             }
             return [whole]
         }

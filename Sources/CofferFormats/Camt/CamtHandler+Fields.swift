@@ -32,7 +32,7 @@ extension CamtHandler {
         case "Acct/Id/IBAN", "Acct/Id/Othr/Id", "Acct/Id/BBAN", "Acct/Id/PrtryAcct/Id":
             if let value { statement?.header.account.accountNumber = value }
         case "Acct/Ccy":
-            guard let value else { return }
+            guard let value = value?.uppercased() else { return }
             statement?.header.account.currencyCode = value
             statement?.currency = value
         case "Acct/Nm": statement?.header.account.displayName = value
@@ -58,10 +58,13 @@ extension CamtHandler {
             guard let value else { return }
             entry?.statusCode = value
             entry?.status = Self.status(value)
-        case "BookgDt/Dt": if let d = try lenient({ try date(value) }) { entry?.bookingDate = d }
-        case "BookgDt/DtTm": if let d = try lenient({ try dateTime(value) }) { entry?.bookingDate = d }
-        case "ValDt/Dt": if let d = try lenient({ try date(value) }) { entry?.valueDate = d }
-        case "ValDt/DtTm": if let d = try lenient({ try dateTime(value) }) { entry?.valueDate = d }
+        case "BookgDt/Dt", "BookgDt/DtTm", "ValDt/Dt", "ValDt/DtTm":
+            let isDay = key.hasSuffix("/Dt")
+            guard let d = try lenient({ isDay ? try date(value) : try dateTime(value) }) else {
+                if value != nil { entry?.unreadableDates.append("\(key) '\(value ?? "")'") }
+                return
+            }
+            if key.hasPrefix("BookgDt") { entry?.bookingDate = d } else { entry?.valueDate = d }
         case "AcctSvcrRef": entry?.accountServicerRef = value
         case "NtryRef": entry?.entryRef = value
         case "AddtlNtryInf": entry?.additionalInfo = value

@@ -24,6 +24,12 @@ extension CamtHandler {
         }
         try begin(entryCurrency: amount.currency)
         var fallback: RawDate?
+        if !entry.hasOwnDate, !entry.unreadableDates.isEmpty {
+            // Dates were there but none could be read: when it happened is not known, and guessing would store a
+            // wrong day.
+            throw error("expected a readable booking or value date on the entry, found "
+                        + entry.unreadableDates.joined(separator: " and "))
+        }
         if !entry.hasOwnDate {
             fallback = statement?.created ?? messageCreated
             let used = statement?.created.map { "the statement's creation time CreDtTm (\($0))" }
@@ -117,11 +123,8 @@ extension CamtHandler {
         for part in statement.others {
             var header = statement.header
             header.account.currencyCode = part.currency
+            // The import says so when this makes a new account (one account per account number and currency).
             try emit?(.begin(header))
-            try emit?(.warning(ParseWarning(
-                "\(part.transactions.count) transaction(s) and \(part.balances.count) balance(s) are in \(part.currency), "
-                + "not the statement's \(statement.currency ?? "currency"): imported to the account's \(part.currency) "
-                + "account (one account per account number and currency)", location: header.location)))
             for raw in part.balances { try emit?(.balance(raw)) }
             for raw in part.transactions { try emit?(.transaction(raw)) }
             if let warning = part.reconciliation.warning(currency: part.currency, at: header.location) {

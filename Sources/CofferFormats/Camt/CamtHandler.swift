@@ -60,7 +60,7 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         guard failure == nil else { return }
         path.append(elementName)
         text = ""
-        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"]
+        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"].map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
         let depth = path.count - 1
         lastStartDepth = depth
         do {
@@ -170,7 +170,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             if depth > t {
                 if isLeaf { try txField(key(from: t, to: depth)) }
             } else {
-                if let tx { entry?.transactions.append(tx) }
+                // An empty `<TxDtls/>` says nothing: it neither makes a batch nor hides the one real detail.
+                if let tx, !tx.isEmpty { entry?.transactions.append(tx) }
                 tx = nil
                 txDepth = nil
             }

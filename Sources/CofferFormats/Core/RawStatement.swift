@@ -39,6 +39,9 @@ public struct RawAccountIdentity: Hashable, Sendable {
     public var kind: AccountKind?
     public var currencyCode: String?
     public var displayName: String?
+    /// The number shows only some of its digits (a card's `XXXX-XXXXXX-71004`): it identifies the account only
+    /// together with the institution.
+    public var isMasked = false
 
     public init(institutionName: String? = nil, institutionID: String? = nil, accountNumber: String? = nil,
                 accountType: String? = nil, kind: AccountKind? = nil, currencyCode: String? = nil,
@@ -121,9 +124,9 @@ public struct RawTransaction: Sendable {
     /// camt `RvslInd`: this entry reverses an earlier one.
     public var isReversal: Bool
     public var correction: RawCorrection?
-    /// A camt batch kept whole that Coffer before 2026-11 split into one transaction per `TxDtls`: the ids its
-    /// parts were stored under, so a store filled then still matches it (see `CamtEntry.batchReading`).
-    public var formerPartIDs: [String] = []
+    /// A camt batch kept whole that Coffer before 2026-11 split into one transaction per `TxDtls`: the parts as
+    /// that version stored them, so a store filled then still matches it (see `CamtEntry.batchReading`).
+    public var formerParts: [RawFormerPart] = []
 
     public init(location: SourceLocation, externalID: String? = nil, amount: Decimal,
                 indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,
@@ -159,6 +162,19 @@ public struct RawTransaction: Sendable {
     /// The direction: the explicit indicator, else the sign (zero counts as credit).
     public var resolvedIndicator: CreditDebitIndicator {
         indicator ?? (amount < 0 ? .debit : .credit)
+    }
+}
+
+/// One part of a batch as an earlier version stored it: its id, amount (positive) and direction.
+public struct RawFormerPart: Hashable, Sendable {
+    public var externalID: String
+    public var amount: Decimal
+    public var indicator: CreditDebitIndicator
+
+    public init(externalID: String, amount: Decimal, indicator: CreditDebitIndicator) {
+        self.externalID = externalID
+        self.amount = amount
+        self.indicator = indicator
     }
 }
 

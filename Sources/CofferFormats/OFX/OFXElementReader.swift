@@ -120,7 +120,9 @@ struct OFXElementReader: OFXTokenSink {
         let end = makeStart(name, line: line, column: column)
         switch phase {
         case .done: return
-        case .prolog: throw error("expected <OFX> before any end tag, found </\(self.name(end))>", line: line, column: column)
+        case .prolog:
+            if end.tag == .other { return }  // a wrapper's (`</title>` of a saved page)
+            throw error("expected <OFX> before any end tag, found </\(self.name(end))>", line: line, column: column)
         case .body: break
         }
         if let open = leaf {
@@ -217,9 +219,17 @@ struct OFXElementReader: OFXTokenSink {
     }
 
     private mutating func push(_ start: Start) throws {
-        if start.tag.isAggregate, start.tag != .ofx, let open = stack.lastIndex(where: { $0.tag == start.tag }) {
-            try recover(closingTo: open &- 1, because: "the next <\(start.tag.name)> (line \(start.line))",
-                        line: start.line, column: start.column)
+        if start.tag.isAggregate {
+            recovered.removeAll()  // late end tags come right after their recovery, before any new element
+            if start.tag != .ofx, let open = stack.lastIndex(where: { $0.tag == start.tag }) {
+                try recover(closingTo: open &- 1, because: "the next <\(start.tag.name)> (line \(start.line))",
+                            line: start.line, column: start.column)
+            } else if let top = stack.last, top.tag.holdsOnlyLeaves {
+                // `<LEDGERBAL><BALAMT>…<DTASOF>…<AVAILBAL>`: a balance or account aggregate holds no aggregate, so
+                // the one left open ends here.
+                try recover(closingTo: stack.count &- 2, because: "<\(start.tag.name)> (line \(start.line))",
+                            line: start.line, column: start.column)
+            }
         }
         guard stack.count < OFXElementReader.maxDepth else {
             throw CofferError(.badInput, "elements nest deeper than \(OFXElementReader.maxDepth) levels; an OFX statement "
@@ -255,9 +265,10 @@ struct OFXElementReader: OFXTokenSink {
             index &-= 1
         }
         if index < 0 {
-            // No open aggregate of that name: a stray leaf end tag, or the late end tag of an aggregate a recovery
-            // closed, are ignored; any other closes the innermost aggregate (one closed with the wrong end tag).
-            if end.tag.isLeaf || stack.isEmpty { return }
+            // No open aggregate of that name: a stray leaf end tag, an unknown element's, or the late end tag of an
+            // aggregate a recovery closed, are ignored; a known aggregate's closes the innermost aggregate (one
+            // closed with the wrong end tag).
+            if end.tag.isLeaf || end.tag == .other || stack.isEmpty { return }
             if let late = recovered.firstIndex(of: end.tag), end.tag != .other {
                 recovered.remove(at: late)
                 return

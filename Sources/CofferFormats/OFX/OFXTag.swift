@@ -30,6 +30,15 @@ enum OFXTag: UInt8, CaseIterable, Sendable {
     /// Whether the element holds a value.
     var isLeaf: Bool { rawValue >= OFXTag.code.rawValue }
 
+    /// Aggregates whose children are all leaves: one left open ends where another aggregate starts.
+    var holdsOnlyLeaves: Bool {
+        switch self {
+        case .status, .fi, .bankAcctFrom, .ccAcctFrom, .invAcctFrom, .bankAcctTo, .ccAcctTo, .ledgerBal, .availBal,
+             .currency, .origCurrency: true
+        default: false
+        }
+    }
+
     /// The statement aggregates: one account's statement each.
     var isStatement: Bool { self == .stmtRs || self == .ccStmtRs || self == .invStmtRs }
 

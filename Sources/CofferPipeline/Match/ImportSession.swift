@@ -16,8 +16,8 @@ import Foundation
 /// 5. a record from a different source (one side has the institution's id, the other not) with the same day,
 ///    amount and direction is the same transaction: nothing new, and the id is kept on the stored one;
 /// 6. otherwise, unless its keys were deleted before (tombstone), it is inserted.
-/// At the end of each statement, stored pending transactions dated within the period it covers that it no
-/// longer lists are deleted.
+/// Once the file is read, stored pending transactions dated within a period one of its statements covers that
+/// no statement of the file lists for that account are deleted.
 final class ImportSession {
     let writer: StoreWriter
     let fileName: String
@@ -33,8 +33,13 @@ final class ImportSession {
     private var balances: [RawBalance] = []
     private var minDate: Date?
     private var maxDate: Date?
-    /// Stored open (pending/authorized) transactions this statement lists.
+    /// Stored open (pending/authorized) transactions the current account's statements in this file list.
     private var seenOpen: Set<UUID> = []
+    /// Per account, the open transactions its statements in this file list, and the periods they cover: pending
+    /// rows a period covers and no statement of the file lists are deleted once the whole file is read (two
+    /// statements of one account in one file, a camt currency part on an older store, never retire each other's).
+    private var seenOpenByAccount: [UUID: Set<UUID>] = [:]
+    private var coverage: [(accountID: UUID, from: Date, through: Date)] = []
     /// What the account held before this statement (see `StoreWriter.facts`).
     private var facts = StoreWriter.AccountFacts(hasTransactions: false, hasExternalIDs: false,
                                                   hasRecordsWithoutExternalID: false, hasOpenTransactions: false)
@@ -73,40 +78,48 @@ final class ImportSession {
 
     func finish() throws {
         if account != nil { try end() }
+        for window in coverage {
+            let seen = seenOpenByAccount[window.accountID] ?? []
+            for stored in try writer.openTransactions(accountID: window.accountID, from: window.from, through: window.through)
+            where !seen.contains(stored.transaction.id) {
+                try writer.delete(stored)
+                note("delete", stored.transaction)
+                report.deleted += 1
+            }
+        }
+        coverage = []
     }
 
     // MARK: Statements
 
     private func begin(_ header: RawStatementHeader) throws -> Account {
         if account != nil { try end() }
-        let (account, inserted) = try StatementAccount.resolve(header.account, writer: writer, location: header.location,
-                                                                    fallback: fallback)
+        let (account, inserted, warning) = try StatementAccount.resolve(header.account, writer: writer,
+                                                                         location: header.location, fallback: fallback)
         if inserted { report.accountsAdded += 1 }
+        if let warning { report.warnings.append("\(header.location): \(warning)") }
         self.account = account
         self.header = header
         facts = try writer.facts(accountID: account.id)
         balances = []
         minDate = nil
         maxDate = nil
-        seenOpen = []
+        seenOpen = seenOpenByAccount[account.id] ?? []
         return account
     }
 
     private func end() throws {
         guard let account else { return }
         try flushBalances(account)
-        // Pending transactions the statement's period covers but it no longer lists are gone.
+        // Pending transactions the statement's period covers but no statement of the file lists are gone: retired
+        // in `finish`, once every statement of the file is read.
         let start = header?.periodStart?.date ?? minDate
         let end = header?.periodEnd?.date ?? maxDate
         if let start, let end, start <= end {
             let endOfDay = CalendarDay.isMidnightUTC(end) ? end.addingTimeInterval(86_399.999) : end
-            for stored in try writer.openTransactions(accountID: account.id, from: start, through: endOfDay)
-            where !seenOpen.contains(stored.transaction.id) {
-                try writer.delete(stored)
-                note("delete", stored.transaction)
-                report.deleted += 1
-            }
+            coverage.append((account.id, start, endOfDay))
         }
+        seenOpenByAccount[account.id] = seenOpen
         self.account = nil
         self.header = nil
     }
@@ -131,8 +144,14 @@ final class ImportSession {
         for date in order {
             guard let entry = byDate[date], let current = CurrentBalance(available: entry.available, booked: entry.booked) else { continue }
             let balance = AccountBalance(id: .timeOrdered(), accountID: account.id, currentBalance: current)
+            // A balance in another currency than the account's (a store filled before accounts were kept per
+            // currency) names its currency; the account's own leave it out, as keys always did.
             let key = [entry.available, entry.booked].map { b in
-                b.map { "\(Int64($0.asOfDate.timeIntervalSince1970 * 1000))|\($0.creditDebitIndicator.name)|\(ExactDecimal.text($0.amount.amount))" } ?? "-"
+                b.map { b in
+                    let currency = b.amount.currencyCode == account.currencyCode ? "" : "|" + b.amount.currencyCode
+                    return "\(Int64(b.asOfDate.timeIntervalSince1970 * 1000))|\(b.creditDebitIndicator.name)|"
+                        + ExactDecimal.text(b.amount.amount) + currency
+                } ?? "-"
             }.joined(separator: "/")
             if try writer.insertBalance(balance, dedupeKey: key) { report.balancesAdded += 1 }
         }
@@ -176,8 +195,9 @@ final class ImportSession {
                 }
                 return
             }
-            if try raw.formerPartIDs.contains(where: { try writer.transaction(accountID: account.id, externalID: $0) != nil }) {
+            if !raw.formerParts.isEmpty, let parts = try storedParts(raw.formerParts, of: incoming, account: account) {
                 // A batch an earlier version stored as its parts: it is there already.
+                for part in parts where part.status == .pending || part.status == .authorized { seenOpen.insert(part.id) }
                 report.unchanged += 1
                 return
             }
@@ -228,6 +248,20 @@ final class ImportSession {
         }
         note("insert", incoming)
         report.inserted += 1
+    }
+
+    /// The parts an earlier version stored for a batch now kept whole, when every one is there as it stored it:
+    /// same id, amount and direction, on the same day. Anything less is not that batch.
+    private func storedParts(_ parts: [RawFormerPart], of whole: Transaction, account: Account) throws -> [Transaction]? {
+        var found: [Transaction] = []
+        let day = CalendarDay.string(whole.transactionDate)
+        for part in parts {
+            guard let stored = try writer.transaction(accountID: account.id, externalID: part.externalID)?.transaction,
+                  stored.transactionAmount.amount == part.amount, stored.creditDebitIndicator == part.indicator,
+                  CalendarDay.string(stored.transactionDate) == day else { return nil }
+            found.append(stored)
+        }
+        return found
     }
 
     /// Same transaction, maybe evolved: update when any value differs.

@@ -24,11 +24,14 @@ enum StatementAccount {
         var currency: String?
     }
 
+    /// The statement's account, whether it was created, and a warning when the user should know how it was chosen.
     static func resolve(_ identity: RawAccountIdentity, writer: StoreWriter, location: SourceLocation,
-                        fallback: Fallback = Fallback()) throws -> (Account, inserted: Bool) {
+                        fallback: Fallback = Fallback()) throws -> (Account, inserted: Bool, warning: String?) {
         var identity = identity
-        identity.currencyCode = identity.currencyCode.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-            .flatMap { $0.isEmpty ? nil : $0 }
+        // A currency code that is not one (`US`, `€`) is treated as absent: the stored account's, or --currency.
+        let sentCurrency = identity.currencyCode?.trimmingCharacters(in: .whitespaces).uppercased()
+        identity.currencyCode = sentCurrency.flatMap(isCurrencyCode)
+        let badCurrency = sentCurrency.flatMap { $0.isEmpty || identity.currencyCode != nil ? nil : $0 }
         let number = identity.accountNumber.map { $0.filter { $0.isLetter || $0.isNumber } }.flatMap { $0.isEmpty ? nil : $0 }
         if number == nil, identity.displayName?.isEmpty ?? true {
             switch fallback.account {
@@ -36,7 +39,12 @@ enum StatementAccount {
                 guard let account = try writer.account(id: id) else {
                     throw CofferError(.usage, "--account: no stored account has the id \(id)", location: location)
                 }
-                return (account, false)
+                if let currency = identity.currencyCode, currency != account.currencyCode {
+                    throw CofferError(.usage, "--account: the statement is in \(currency), but \(account.displayName) is "
+                                      + "in \(account.currencyCode); name an account in \(currency) or use --new-account",
+                                      location: location)
+                }
+                return (account, false, nil)
             case .new(let name)?:
                 identity.displayName = name
             case nil:
@@ -47,31 +55,51 @@ enum StatementAccount {
         }
         let institution = identity.institutionName ?? identity.institutionID ?? "Unknown institution"
         var key: (key: String, id: UUID)
+        var sibling: Account?
         if let number {
-            key = writer.accountIdentity(institution: "", number: number)
+            // A short or masked number (Chase ••••1234, Capital One ••••1234) is an account only with its
+            // institution; a full number or IBAN is unique by itself.
+            let scope = isShort(number, identity) ? institutionScope(identity) : ""
+            key = writer.accountIdentity(institution: scope, number: number)
+            if !scope.isEmpty, try writer.account(identityKey: key.key) == nil {
+                // Stores made before 2026-11 keyed every number alone: adopt such an account when it is this
+                // institution's, under the new key.
+                let legacy = writer.accountIdentity(institution: "", number: number)
+                if let old = try writer.account(identityKey: legacy.key),
+                   normalized(old.institutionName) == normalized(institution) {
+                    try writer.rekeyAccount(id: old.id, identityKey: key.key)
+                }
+            }
             if let existing = try writer.account(identityKey: key.key) {
                 guard let currency = identity.currencyCode, currency != existing.currencyCode,
-                      !(try writer.hasTransactions(accountID: existing.id, currency: currency)) else {
-                    // Its own currency, or one it already holds transactions in (stores filled before accounts
-                    // were kept per currency put a multi-currency IBAN's statements on one account).
-                    return (existing, false)
+                      !(try writer.heldBeforePerCurrencyAccounts(accountID: existing.id, currency: currency)) else {
+                    // Its own currency (or none said), or one a store filled before accounts were kept per currency
+                    // already put on it.
+                    return (existing, false, nil)
                 }
                 // The same number in another currency: that currency's own account.
-                key = writer.accountIdentity(institution: "", number: number + ":" + currency)
+                sibling = existing
+                key = writer.accountIdentity(institution: scope, number: number + ":" + currency)
             }
         } else {
             key = writer.accountIdentity(institution: institution, number: "name:" + (identity.displayName ?? ""))
         }
-        if let existing = try writer.account(identityKey: key.key) { return (existing, false) }
-        guard let currency = (identity.currencyCode ?? fallback.currency)?.uppercased(), currency.count == 3,
-              currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-            let found = identity.currencyCode.map { "'\($0)'" } ?? "none"
-            throw CofferError(.badInput, "the statement names no currency for its new account (expected an ISO 4217 code "
-                              + "such as USD, found \(found)); give it with --currency CODE", location: location)
+        if let existing = try writer.account(identityKey: key.key) { return (existing, false, nil) }
+        guard let currency = identity.currencyCode ?? fallback.currency.flatMap(isCurrencyCode) else {
+            let said = badCurrency.map { "names the currency '\($0)', which is not an ISO 4217 code" } ?? "names no currency"
+            throw CofferError(.badInput, "the statement \(said) for its new account (expected a code such as USD); give "
+                              + "it with --currency CODE", location: location)
         }
         let masked = number.flatMap { $0.contains(where: \.isNumber) ? "••••" + String($0.suffix(4)) : nil }
         let kind = identity.kind ?? inferKind(identity.accountType)
-        let displayName = identity.displayName ?? [institution, masked].compactMap { $0 }.joined(separator: " ")
+        var displayName = identity.displayName ?? [institution, masked].compactMap { $0 }.joined(separator: " ")
+        var warning: String?
+        if let sibling {
+            displayName += " (\(currency))"
+            warning = "\(sibling.displayName) is an account in \(sibling.currencyCode); this statement of the same account "
+                + "number is in \(currency): imported to a separate \(currency) account, \(displayName) (one account per "
+                + "number and currency)"
+        }
         let description = identity.accountType.map(describe)
         let account: Account = kind == .asset
             ? .asset(AssetAccount(id: key.id, displayName: displayName, accountDescription: description,
@@ -79,7 +107,28 @@ enum StatementAccount {
             : .liability(LiabilityAccount(id: key.id, displayName: displayName, accountDescription: description,
                                           institutionName: institution, currencyCode: currency))
         try writer.insertAccount(account, identityKey: key.key, maskedNumber: masked)
-        return (account, true)
+        return (account, true, warning)
+    }
+
+    /// The code, when `text` is an ISO 4217-shaped code (three ASCII letters).
+    static func isCurrencyCode(_ text: String) -> String? {
+        let code = text.uppercased()
+        return code.count == 3 && code.allSatisfy({ $0.isASCII && $0.isLetter }) ? code : nil
+    }
+
+    /// Under 8 letters and digits, or marked masked (`XXXX-XXXXXX-71004`).
+    static func isShort(_ number: String, _ identity: RawAccountIdentity) -> Bool {
+        number.count < 8 || identity.isMasked
+    }
+
+    /// What scopes a short number: the institution's id, else its name.
+    static func institutionScope(_ identity: RawAccountIdentity) -> String {
+        let scope = identity.institutionID ?? identity.institutionName ?? "unknown"
+        return "institution:" + normalized(scope)
+    }
+
+    static func normalized(_ text: String) -> String {
+        text.lowercased().filter { $0.isLetter || $0.isNumber }
     }
 
     /// A readable account type: OFX `CREDITLINE` → "Credit line", camt `CACC` → "Current account".

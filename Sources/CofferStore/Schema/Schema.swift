@@ -166,6 +166,22 @@ enum Schema {
                     WHERE fingerprint IS NOT NULL AND external_id IS NULL;
                 """)
         }
+        // Accounts are kept per (number, currency) from here on: a multi-currency IBAN is one account per currency.
+        // Stores filled before put such an IBAN's statements on one account; the currencies each account held
+        // besides its own are recorded once, so statements in those currencies keep landing there (re-importing
+        // an old file changes nothing), while foreign-currency rows stored later never widen the rule.
+        migrator.registerMigration("v5-per-currency-accounts") { db in
+            try db.execute(sql: """
+                CREATE TABLE account_legacy_currency (
+                    account_id BLOB NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    currency_code TEXT NOT NULL,
+                    PRIMARY KEY (account_id, currency_code)
+                ) WITHOUT ROWID;
+                INSERT INTO account_legacy_currency(account_id, currency_code)
+                    SELECT DISTINCT t.account_id, t.currency_code FROM txn t JOIN account a ON a.id = t.account_id
+                    WHERE t.currency_code != a.currency_code;
+                """)
+        }
         return migrator
     }
 

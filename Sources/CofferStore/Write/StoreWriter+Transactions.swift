@@ -188,11 +188,12 @@ extension StoreWriter {
                             hasOpenTransactions: try exists("status IN (0, 3)"))
     }
 
-    /// Whether the account holds any transaction in `currency` (an account that does is that currency's account,
-    /// whatever its own currency: see `StatementAccount`).
-    public func hasTransactions(accountID: UUID, currency: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND currency_code = ?)",
-                          arguments: [accountID, currency]) ?? false
+    /// Whether the account held transactions in `currency` (not its own) before accounts were kept per currency
+    /// (migration v5): it stays that currency's account (see `StatementAccount`).
+    public func heldBeforePerCurrencyAccounts(accountID: UUID, currency: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM account_legacy_currency WHERE account_id = ? AND currency_code = ?)
+            """, arguments: [accountID, currency]) ?? false
     }
 
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).

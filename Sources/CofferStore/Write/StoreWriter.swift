@@ -108,6 +108,11 @@ public final class StoreWriter {
         otherCounts.inserted += 1
     }
 
+    /// Gives a stored account another identity key (the key scheme changed; the account and its id stay).
+    public func rekeyAccount(id: UUID, identityKey: String) throws {
+        try db.execute(sql: "UPDATE account SET identity_key = ? WHERE id = ?", arguments: [identityKey, id])
+    }
+
     /// Replaces a stored account's values (same id); logs an update only when something changed.
     public func updateAccount(_ account: Account) throws {
         guard let old = try self.account(id: account.id) else {
