@@ -68,10 +68,21 @@ import Testing
         }
         #expect(binary?.location?.line == 2)
         #expect(binary?.message.contains("binary") == true)
+        // UTF-16 with a byte order mark (Excel's "Unicode text") is converted and read; one that is only "D" has
+        // no header row, like any other file.
         let utf16 = CSVTestSupport.error {
             _ = try CSVTestSupport.events(try CSVTestSupport.profile(yaml: Self.yaml), .bytes([0xFF, 0xFE, 0x44, 0x00], name: "bank.csv"))
         }
-        #expect(utf16?.message.contains("UTF-16") == true)
+        #expect(utf16?.message.contains("no header row") == true)
+        for (bom, littleEndian) in [([UInt8(0xFF), 0xFE], true), ([0xFE, 0xFF], false)] {
+            let text = "Date,Description,Amount\r\n03/01/2026,Café Zoë,-4.50\r\n"
+            let units = text.utf16.flatMap { littleEndian ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+            let events = try CSVTestSupport.events(try CSVTestSupport.profile(yaml: Self.yaml),
+                                                   .bytes(bom + units, name: "bank.csv"))
+            let tx = try #require(CSVTestSupport.transactions(events).first)
+            #expect(tx.name == "Café Zoë")
+            #expect(tx.amount == Decimal(string: "-4.50"))
+        }
         let unknown = failure("When,What,How much\n03/01/2026,Coffee,4.50\n")
         #expect(unknown?.description.hasPrefix("bank.csv:1: no header row with 'Date', 'Description', 'Amount'") == true)
     }

@@ -52,6 +52,7 @@ enum CSVHeaderLocator {
 extension CSVProfile {
     /// The normalized names a header row must hold: `match.header`, else every column the profile reads.
     public var headerSignature: Set<String> {
-        Set((match.header ?? columns.all.map(\.name)).map(CSVProfile.normalizedName))
+        guard header == .names else { return [] }
+        return Set((match.header ?? columns.referenced.map(\.name)).map(CSVProfile.normalizedName))
     }
 }

@@ -15,10 +15,16 @@ extension CSVProfile {
         institution = try c.decode(String.self, forKey: .institution)
         match = try c.decodeIfPresent(Match.self, forKey: .match) ?? Match(header: nil, fileName: nil)
         let encodingLabel = try c.decodeIfPresent(String.self, forKey: .encoding) ?? "utf-8"
-        guard let encoding = TextEncoding(label: encodingLabel) else {
-            throw Self.invalid([CodingKeys.encoding], "'\(encodingLabel)' is not an encoding (use utf-8, cp1252 or latin-1)")
+        if let encoding = TextEncoding(label: encodingLabel) {
+            self.encoding = encoding
+            iconvEncoding = nil
+        } else if CSVInputDecoding.isKnown(encodingLabel) {
+            encoding = .utf8
+            iconvEncoding = encodingLabel
+        } else {
+            throw Self.invalid([CodingKeys.encoding], "'\(encodingLabel)' is not an encoding iconv knows "
+                               + "(utf-8, cp1252, latin-1, cp1250, ISO-8859-15, MACINTOSH, …; `iconv -l` lists them)")
         }
-        self.encoding = encoding
         let delimiterLabel = try c.decodeIfPresent(String.self, forKey: .delimiter) ?? "auto"
         guard let delimiter = Delimiter(label: delimiterLabel) else {
             throw Self.invalid([CodingKeys.delimiter], "'\(delimiterLabel)' is not a delimiter (use ',', ';', tab, '|' or auto)")
@@ -51,6 +57,21 @@ extension CSVProfile {
         account = try c.decode(AccountSpec.self, forKey: .account)
         footerMarkers = try c.decodeIfPresent([String].self, forKey: .footerMarkers) ?? []
         skipBadRows = try c.decodeIfPresent(Bool.self, forKey: .skipBadRows) ?? false
+        let headerLabel = try c.decodeIfPresent(String.self, forKey: .header) ?? HeaderMode.names.rawValue
+        guard let header = HeaderMode(rawValue: headerLabel) else {
+            throw Self.invalid([CodingKeys.header], "'\(headerLabel)' must be names or none")
+        }
+        self.header = header
+        ignoreRows = try c.decodeIfPresent([String].self, forKey: .ignoreRows) ?? []
+        for (index, pattern) in ignoreRows.enumerated() where (try? NSRegularExpression(pattern: pattern)) == nil {
+            throw Self.invalid([CodingKeys.ignoreRows, AnyKey(intValue: index)!], "'\(pattern)' is not a regular expression")
+        }
+        rules = try c.decodeIfPresent([Rule].self, forKey: .rules) ?? []
+        let feeLabel = try c.decodeIfPresent(String.self, forKey: .fee) ?? FeeMode.net.rawValue
+        guard let fee = FeeMode(rawValue: feeLabel) else {
+            throw Self.invalid([CodingKeys.fee], "'\(feeLabel)' must be net or separate")
+        }
+        self.fee = fee
         try checkConsistency()
     }
 
@@ -86,22 +107,60 @@ extension CSVProfile {
             throw Self.invalid([CodingKeys.typeValues, AnyKey(value)],
                                "'\(name)' is not a transaction type (\(TransactionType.caseNames.values.sorted().joined(separator: ", ")))")
         }
-        if match.header == nil, match.fileName == nil {
-            throw Self.invalid([CodingKeys.match], "give a header signature (match.header), a file_name pattern, or both")
-        }
-        if let header = match.header {
-            guard !header.isEmpty else { throw Self.invalid([CodingKeys.match, AnyKey("header")], "the header list is empty") }
-            let names = Set(header.map(CSVProfile.normalizedName))
-            for (key, name) in columns.all where !names.contains(CSVProfile.normalizedName(name)) {
-                throw Self.invalid([col, AnyKey(key)], "'\(name)' is not among the match.header names")
-            }
+        try checkColumns()
+        if account.number == nil, account.name == nil, account.numberFrom == nil,
+           !rules.contains(where: { $0.set?.account != nil }) {
+            throw Self.invalid([CodingKeys.account], "give the account's number, a name for it, or number_from")
         }
         let code = account.currency
         guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
             throw Self.invalid([CodingKeys.account, AnyKey("currency")], "'\(code)' is not an ISO 4217 code like USD")
         }
-        if account.number == nil, account.name == nil {
-            throw Self.invalid([CodingKeys.account], "give the account's number or a name for it")
+    }
+
+    /// Every column the profile reads exists: among `match.header` for a file with a header, a 1-based position
+    /// for one without.
+    private func checkColumns() throws {
+        let col = CodingKeys.columns
+        var used = columns.referenced.map { (path: [col, AnyKey($0.key)] as [any CodingKey], name: $0.name) }
+        if let column = account.numberFrom?.column {
+            used.append(([CodingKeys.account, AnyKey("number_from"), AnyKey("column")], column))
+        }
+        for (index, rule) in rules.enumerated() {
+            for condition in rule.when {
+                used.append(([CodingKeys.rules, AnyKey(intValue: index)!, AnyKey("when"), AnyKey("column")], condition.column))
+            }
+        }
+        switch header {
+        case .none:
+            guard delimiter != .auto else {
+                throw Self.invalid([CodingKeys.delimiter], "a file without a header needs its delimiter (',', ';', tab or '|')")
+            }
+            if match.header != nil {
+                throw Self.invalid([CodingKeys.match, AnyKey("header")], "a file without a header has no header names to match")
+            }
+            for (path, name) in used where (Int(name) ?? 0) < 1 {
+                throw Self.invalid(path, "'\(name)' is not a column position: with header: none, columns are numbered from 1")
+            }
+        case .names:
+            if match.header == nil, match.fileName == nil {
+                throw Self.invalid([CodingKeys.match], "give a header signature (match.header), a file_name pattern, or both")
+            }
+            if let header = match.header {
+                guard !header.isEmpty else { throw Self.invalid([CodingKeys.match, AnyKey("header")], "the header list is empty") }
+                let names = Set(header.map(CSVProfile.normalizedName))
+                for (path, name) in used where !names.contains(CSVProfile.normalizedName(name)) {
+                    throw Self.invalid(path, "'\(name)' is not among the match.header names")
+                }
+            }
+        }
+        for (key, value) in columns.all where value.contains("{") {
+            guard ["description", "memo", "merchant"].contains(key) else {
+                throw Self.invalid([col, AnyKey(key)], "only description, memo and merchant can be templates")
+            }
+            guard CSVTemplate(value) != nil else {
+                throw Self.invalid([col, AnyKey(key)], "'\(value)' is not a template like \"{Type} {Reference}\"")
+            }
         }
     }
 
@@ -150,6 +209,7 @@ extension CSVProfile.Columns {
         checkNumber = try optional(.checkNumber)
         foreignAmount = try optional(.foreignAmount)
         foreignCurrency = try optional(.foreignCurrency)
+        fee = try optional(.fee)
     }
 }
 
@@ -170,6 +230,8 @@ extension CSVProfile.AccountSpec {
         institutionID = try c.decodeIfPresent(String.self, forKey: .institutionID)
         number = try c.decodeIfPresent(String.self, forKey: .number)
         name = try c.decodeIfPresent(String.self, forKey: .name)
+        numberFrom = try c.decodeIfPresent(CSVProfile.NumberSource.self, forKey: .numberFrom)
+        masked = try c.decodeIfPresent(Bool.self, forKey: .masked) ?? false
         let kindLabel = try c.decode(String.self, forKey: .kind)
         guard let kind = AccountKind(rawValue: kindLabel) else {
             throw CSVProfile.invalid(decoder.codingPath + [CodingKeys.kind], "'\(kindLabel)' must be asset or liability")

@@ -25,8 +25,11 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     /// The institution's display name.
     public var institution: String
     public var match: Match
-    /// `utf-8` (a byte order mark is skipped), `cp1252` or `latin-1`. Valid UTF-8 is read as UTF-8 whatever this says.
+    /// `utf-8` (a byte order mark is skipped), `cp1252` or `latin-1`, read directly (valid UTF-8 is read as UTF-8
+    /// whatever this says); `utf-8` too when `iconvEncoding` converts the file first.
     public var encoding: TextEncoding
+    /// Any other encoding iconv knows (`cp1250`, `ISO-8859-15`, `MACINTOSH`): the file is converted to UTF-8 first.
+    public var iconvEncoding: String?
     public var delimiter: Delimiter
     public var decimalMark: String
     /// Empty when the export never groups thousands.
@@ -46,6 +49,25 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     public var footerMarkers: [String]
     /// When true, a row with a bad date or amount is reported as a warning and skipped instead of failing the file.
     public var skipBadRows: Bool
+    /// Whether the file has a header row (`names`, found by `match.header`) or none (`none`: columns are given by
+    /// their 1-based position, `date: 1`).
+    public var header: HeaderMode
+    /// Regular expressions over a row's cells joined by the delimiter: matching rows between data rows (banners,
+    /// subtotals, "Pending transactions") are skipped and counted instead of failing the file.
+    public var ignoreRows: [String]
+    /// Per-row rules, applied in order: conditions on cells, actions that skip the row or set a value.
+    public var rules: [Rule]
+    /// With a `fee` column: `net` subtracts the fee from the amount; `separate` adds a second transaction of type
+    /// fee.
+    public var fee: FeeMode
+
+    public enum HeaderMode: String, Codable, Sendable, Hashable, CaseIterable {
+        case names, none
+    }
+
+    public enum FeeMode: String, Codable, Sendable, Hashable, CaseIterable {
+        case net, separate
+    }
 
     /// How a file of this layout is recognised: every header name present, and/or the file name matching a glob.
     public struct Match: Codable, Sendable, Hashable {
@@ -108,23 +130,33 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         public var checkNumber: String?
         public var foreignAmount: String?
         public var foreignCurrency: String?
+        /// A fee charged with the transaction, in the account's currency (see `CSVProfile.fee`).
+        public var fee: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case date, postedDate = "posted_date", description, memo, merchant, amount, debit, credit, indicator
             case status, currency, category, mcc, type, id, balance, checkNumber = "check_number"
-            case foreignAmount = "foreign_amount", foreignCurrency = "foreign_currency"
+            case foreignAmount = "foreign_amount", foreignCurrency = "foreign_currency", fee
         }
 
-        /// Every (key, header name) pair the profile uses.
+        /// Every (key, value) pair the profile uses; a value is a header name, a 1-based position (`header:
+        /// none`), or, for description, memo and merchant, a template of them (`"{Type} {Reference}"`).
         public var all: [(key: String, name: String)] {
             let pairs: [(CodingKeys, String?)] = [
                 (.date, date), (.postedDate, postedDate), (.description, description), (.memo, memo),
                 (.merchant, merchant), (.amount, amount), (.debit, debit), (.credit, credit),
                 (.indicator, indicator), (.status, status), (.currency, currency), (.category, category),
                 (.mcc, mcc), (.type, type), (.id, id), (.balance, balance), (.checkNumber, checkNumber),
-                (.foreignAmount, foreignAmount), (.foreignCurrency, foreignCurrency),
+                (.foreignAmount, foreignAmount), (.foreignCurrency, foreignCurrency), (.fee, fee),
             ]
             return pairs.compactMap { key, name in name.map { (key.rawValue, $0) } }
+        }
+
+        /// Every column the profile reads, templates expanded: (key, column name or position).
+        public var referenced: [(key: String, name: String)] {
+            all.flatMap { key, value in
+                CSVTemplate(value).map { template in template.columns.map { (key, $0) } } ?? [(key, value)]
+            }
         }
     }
 
@@ -135,15 +167,21 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         enum CodingKeys: String, CodingKey, CaseIterable { case debit, credit }
     }
 
-    /// The account every row of the file belongs to.
+    /// The account the rows belong to.
     public struct AccountSpec: Codable, Sendable, Hashable {
         /// Defaults to the profile's `institution`.
         public var institution: String?
         /// The institution's own identifier (a BIC, a routing number), when known.
         public var institutionID: String?
-        /// The account number or IBAN; or a stable name when the export has no number (`name`).
+        /// The account number or IBAN; or a stable name when the export has no number (`name`). With
+        /// `numberFrom`, the number used when the file does not give one.
         public var number: String?
         public var name: String?
+        /// Where the file itself says the number: a column, the file name, or a preamble line.
+        public var numberFrom: NumberSource?
+        /// The number shows only some digits (`XXXX-XXXXXX-71004`): it identifies the account only together with
+        /// the institution. Numbers under 8 characters are treated so whatever this says.
+        public var masked: Bool
         public var kind: AccountKind
         public var currency: String
         public var displayName: String?
@@ -151,8 +189,22 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         public var type: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case institution, institutionID = "institution_id", number, name, kind, currency, displayName = "display_name", type
+            case institution, institutionID = "institution_id", number, name, numberFrom = "number_from", masked
+            case kind, currency, displayName = "display_name", type
         }
+    }
+
+    /// Where a file says its account number: exactly one of the three. `fileName` and `preamble` are regular
+    /// expressions anchored at the start, with a group named `number`: `^Chase(?<number>\d{4})_`.
+    public struct NumberSource: Codable, Sendable, Hashable {
+        /// A column holding each row's account number (`Card No.`): rows are grouped by account over the file.
+        public var column: String?
+        /// Matched against the file's name.
+        public var fileName: String?
+        /// Matched against each line before the header, as written (quotes and delimiters included).
+        public var preamble: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case column, fileName = "file_name", preamble }
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -160,13 +212,54 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         case thousandsSeparator = "thousands_separator", dateFormat = "date_format", sign, columns
         case indicatorValues = "indicator_values", statusValues = "status_values", typeValues = "type_values"
         case account, footerMarkers = "footer_markers", skipBadRows = "skip_bad_rows"
+        case header, ignoreRows = "ignore_rows", rules, fee
     }
 
-    /// The account identity `.begin` carries.
-    public var accountIdentity: RawAccountIdentity {
-        RawAccountIdentity(institutionName: account.institution ?? institution, institutionID: account.institutionID,
-                           accountNumber: account.number ?? account.name, accountType: account.type,
-                           kind: account.kind, currencyCode: account.currency,
-                           displayName: account.displayName ?? account.name)
+    /// Memberwise, for profiles made in code (`coffer profile draft`, tests).
+    public init(id: String, institution: String, match: Match, encoding: TextEncoding = .utf8,
+                iconvEncoding: String? = nil, delimiter: Delimiter = .auto, decimalMark: String = ".",
+                thousandsSeparator: String = ",", dateFormat: String, sign: SignConvention = .creditPositive,
+                columns: Columns, indicatorValues: IndicatorValues? = nil, statusValues: [String: String] = [:],
+                typeValues: [String: String] = [:], account: AccountSpec, footerMarkers: [String] = [],
+                skipBadRows: Bool = false, header: HeaderMode = .names, ignoreRows: [String] = [], rules: [Rule] = [],
+                fee: FeeMode = .net) {
+        self.id = id
+        self.institution = institution
+        self.match = match
+        self.encoding = encoding
+        self.iconvEncoding = iconvEncoding
+        self.delimiter = delimiter
+        self.decimalMark = decimalMark
+        self.thousandsSeparator = thousandsSeparator
+        self.dateFormat = dateFormat
+        self.sign = sign
+        self.columns = columns
+        self.indicatorValues = indicatorValues
+        self.statusValues = statusValues
+        self.typeValues = typeValues
+        self.account = account
+        self.footerMarkers = footerMarkers
+        self.skipBadRows = skipBadRows
+        self.header = header
+        self.ignoreRows = ignoreRows
+        self.rules = rules
+        self.fee = fee
     }
+
+    /// The account identity `.begin` carries, for `number` (the file's own, else the profile's).
+    public func accountIdentity(number fileNumber: String? = nil) -> RawAccountIdentity {
+        var identity = RawAccountIdentity(
+            institutionName: account.institution ?? institution, institutionID: account.institutionID,
+            accountNumber: fileNumber ?? account.number ?? account.name, accountType: account.type,
+            kind: account.kind, currencyCode: account.currency,
+            displayName: fileNumber.map { number in
+                let digits = number.filter { $0.isLetter || $0.isNumber }
+                return (account.displayName ?? account.name ?? account.institution ?? institution) + " ••••" + digits.suffix(4)
+            } ?? account.displayName ?? account.name)
+        identity.isMasked = account.masked
+        return identity
+    }
+
+    /// The account identity when the file names none (the profile's own number or name).
+    public var accountIdentity: RawAccountIdentity { accountIdentity() }
 }

@@ -108,12 +108,21 @@ public struct CSVProfileSet: Sendable {
 
     /// The profile for a CSV statement, reading at most its first 64 KiB; nil when none matches.
     public func identify(_ input: StatementInput) throws -> CSVProfile? {
-        let prefix = try input.prefix(CSVHeaderLocator.prefixSize)
+        var prefix = try input.prefix(CSVHeaderLocator.prefixSize)
+        // UTF-16 with a byte order mark is read as the UTF-8 it converts to.
+        if let converted = CSVInputDecoding.utf8Prefix(prefix) { prefix = converted }
         if prefix.isEmpty || prefix.contains(0) { return nil }
         var rowsByDelimiter: [UInt8: [[String]]] = [:]
         return best(fileName: input.fileName) { profile in
             let signature = profile.headerSignature
+            // A profile in another encoding iconv knows (cp1250, …) compares its names with the file converted.
+            let own = profile.iconvEncoding.flatMap { CSVInputDecoding.utf8Prefix(prefix, label: $0) }
             for delimiter in profile.delimiter.byte.map({ [$0] }) ?? CSVHeaderLocator.candidateDelimiters {
+                if let own {
+                    let rows = CSVHeaderLocator.candidateRows(prefix: own, delimiter: delimiter, encoding: .utf8)
+                    if rows.contains(where: { CSVHeaderLocator.matches($0.cells, signature: signature) }) { return true }
+                    continue
+                }
                 let rows = rowsByDelimiter[delimiter] ?? CSVHeaderLocator
                     .candidateRows(prefix: prefix, delimiter: delimiter, encoding: .windows1252).map(\.cells)
                 rowsByDelimiter[delimiter] = rows

@@ -14,13 +14,34 @@ final class CSVRowMapper {
     }
 
     struct Indexes {
-        var date: Int, description: Int
-        var postedDate, memo, merchant, amount, debit, credit, indicator, status, currency, category, mcc, type,
-            id, balance, checkNumber, foreignAmount, foreignCurrency: Int?
+        var date: Int
+        var postedDate, amount, debit, credit, indicator, status, currency, category, mcc, type,
+            id, balance, checkNumber, foreignAmount, foreignCurrency, fee, account: Int?
+    }
+
+    /// A text column: one cell, or a template of cells and literal text.
+    enum TextSource {
+        case cell(Int)
+        case template([TemplatePart])
+    }
+
+    enum TemplatePart {
+        case literal(String)
+        case cell(Int)
+    }
+
+    /// A row's transaction, the fee as a transaction of its own (`fee: separate`), and the balance cell.
+    struct Mapped {
+        var transaction: RawTransaction
+        var fee: RawTransaction?
+        var balance: Decimal?
     }
 
     let profile: CSVProfile
     let indexes: Indexes
+    let description: TextSource
+    let memo: TextSource?
+    let merchant: TextSource?
     let headerNames: [String]
     let dateFormat: CSVDateFormat
     let decimalMark: Character
@@ -30,29 +51,41 @@ final class CSVRowMapper {
     let debitValues: Set<String>
     let creditValues: Set<String>
     let footerMarkers: Set<String>
+    let rules: CSVRowRules
     let fileName: String
     /// The first line where a cell under a UTF-8 profile was not valid UTF-8 (read as Windows-1252 instead).
     private(set) var invalidUTF8Line: Int?
 
+    /// `header` holds the header row's names; for a file without a header, `column 1`, `column 2`, … as many as
+    /// its first row has cells.
     init(profile: CSVProfile, dateFormat: CSVDateFormat, header: [String], normalizedHeader: [String],
          fileName: String, headerLine: Int) throws {
-        func index(_ name: String?) throws -> Int? {
-            guard let name else { return nil }
-            guard let found = normalizedHeader.firstIndex(of: CSVProfile.normalizedName(name)) else {
-                throw CofferError(.badInput, "the header row has no column '\(name)' (profile \(profile.id))",
-                                  location: SourceLocation(file: fileName, line: headerLine))
-            }
-            return found
+        let columnIndex = try CSVRowMapper.resolver(profile: profile, header: header, normalizedHeader: normalizedHeader,
+                                                    fileName: fileName, headerLine: headerLine)
+        func index(_ name: String?) throws -> Int? { try name.map(columnIndex) }
+        func text(_ value: String?) throws -> TextSource? {
+            guard let value else { return nil }
+            guard let template = CSVTemplate(value) else { return .cell(try columnIndex(value)) }
+            return .template(try template.parts.map { part in
+                switch part {
+                case .literal(let text): .literal(text)
+                case .column(let name): .cell(try columnIndex(name))
+                }
+            })
         }
         let c = profile.columns
         indexes = Indexes(
-            date: try index(c.date) ?? 0, description: try index(c.description) ?? 0,
-            postedDate: try index(c.postedDate), memo: try index(c.memo), merchant: try index(c.merchant),
+            date: try columnIndex(c.date), postedDate: try index(c.postedDate),
             amount: try index(c.amount), debit: try index(c.debit), credit: try index(c.credit),
             indicator: try index(c.indicator), status: try index(c.status), currency: try index(c.currency),
             category: try index(c.category), mcc: try index(c.mcc), type: try index(c.type), id: try index(c.id),
             balance: try index(c.balance), checkNumber: try index(c.checkNumber),
-            foreignAmount: try index(c.foreignAmount), foreignCurrency: try index(c.foreignCurrency))
+            foreignAmount: try index(c.foreignAmount), foreignCurrency: try index(c.foreignCurrency),
+            fee: try index(c.fee), account: try index(profile.account.numberFrom?.column))
+        description = try text(c.description) ?? .cell(0)
+        memo = try text(c.memo)
+        merchant = try text(c.merchant)
+        rules = try CSVRowRules(profile: profile, columnIndex: columnIndex)
         self.profile = profile
         self.headerNames = header
         self.dateFormat = dateFormat
@@ -72,8 +105,38 @@ final class CSVRowMapper {
         footerMarkers = Set(profile.footerMarkers.map(key))
     }
 
+    /// How a column name (or, without a header, a 1-based position) becomes a cell index.
+    static func resolver(profile: CSVProfile, header: [String], normalizedHeader: [String], fileName: String,
+                         headerLine: Int) throws -> (String) throws -> Int {
+        let location = SourceLocation(file: fileName, line: headerLine)
+        if profile.header == .none {
+            return { name in
+                guard let position = Int(name), position >= 1 else {
+                    throw CofferError(.badConfiguration, "profile \(profile.id): '\(name)' is not a column position")
+                }
+                guard position <= header.count else {
+                    throw CofferError(.badInput, "profile \(profile.id) reads column \(position), but the first row has "
+                                      + "\(header.count) cells", location: location)
+                }
+                return position - 1
+            }
+        }
+        return { name in
+            guard let found = normalizedHeader.firstIndex(of: CSVProfile.normalizedName(name)) else {
+                throw CofferError(.badInput, "the header row has no column '\(name)' (profile \(profile.id))", location: location)
+            }
+            return found
+        }
+    }
+
+    /// The account number a row names (its `number_from` column, or a rule's `set: {account:}`); nil when none.
+    func accountNumber(_ r: CSVRecordReader, actions: [CSVProfile.Actions]) -> String? {
+        if let number = actions.last(where: { $0.account != nil })?.account { return number }
+        return indexes.account.flatMap { text(r, $0) }
+    }
+
     /// The transaction in the reader's current record, and the balance cell when the profile has one.
-    func map(_ r: CSVRecordReader) throws(Failure) -> (RawTransaction, balance: Decimal?) {
+    func map(_ r: CSVRecordReader, actions: [CSVProfile.Actions] = []) throws(Failure) -> Mapped {
         let ix = indexes
         let headerCount = headerNames.count
         if !footerMarkers.isEmpty {
@@ -139,13 +202,23 @@ final class CSVRowMapper {
         var balance: Decimal?
         if let index = ix.balance { balance = try decimal(r, index, required: false) }
         if profile.sign == .debitPositive, ix.indicator == nil, let value = balance { balance = -value }
+        var feeAmount: Decimal?
+        if let index = ix.fee, let fee = try decimal(r, index, required: false), fee != 0 {
+            feeAmount = abs(fee)
+            if profile.fee == .net {
+                // The fee is money out on top of the amount: net = signed amount − fee.
+                let signed = (indicator == .debit ? -amount : amount) - abs(fee)
+                if indicator != nil { indicator = signed < 0 ? .debit : .credit; amount = abs(signed) } else { amount = signed }
+                feeAmount = nil
+            }
+        }
         let currency = ix.currency.flatMap { text(r, $0)?.uppercased() } ?? profile.account.currency
         var transaction = RawTransaction(
             location: SourceLocation(file: fileName, line: r.line), amount: amount, indicator: indicator,
-            currencyCode: currency, transactionDate: date, postedDate: postedDate, name: text(r, ix.description))
+            currencyCode: currency, transactionDate: date, postedDate: postedDate, name: text(r, description))
         transaction.externalID = ix.id.flatMap { text(r, $0) }
-        transaction.memo = ix.memo.flatMap { text(r, $0) }
-        transaction.merchantName = ix.merchant.flatMap { text(r, $0) }
+        transaction.memo = memo.flatMap { text(r, $0) }
+        transaction.merchantName = merchant.flatMap { text(r, $0) }
         transaction.category = ix.category.flatMap { text(r, $0) }
         transaction.checkNumber = ix.checkNumber.flatMap { text(r, $0) }
         if let code = ix.type.flatMap({ text(r, $0) }) {
@@ -166,7 +239,34 @@ final class CSVRowMapper {
                 transaction.foreignCurrencyCode = foreignCurrency
             }
         }
-        return (transaction, balance)
+        for action in actions { CSVRowRules.apply(action, to: &transaction) }
+        var fee: RawTransaction?
+        if let feeAmount {
+            fee = RawTransaction(location: transaction.location, amount: -feeAmount, currencyCode: currency,
+                                 transactionDate: date, postedDate: postedDate,
+                                 name: "Fee: " + (transaction.name ?? transaction.merchantName ?? "transaction"),
+                                 typeCode: "FEE", transactionType: .fee, status: transaction.status)
+            fee?.externalID = transaction.externalID.map { $0 + "/fee" }
+        }
+        return Mapped(transaction: transaction, fee: fee, balance: balance)
+    }
+
+    /// A text column's value: the cell, or the template with its cells filled in (an empty cell leaves no double
+    /// space); nil when empty.
+    func text(_ r: CSVRecordReader, _ source: TextSource) -> String? {
+        switch source {
+        case .cell(let index): return text(r, index)
+        case .template(let parts):
+            var out = ""
+            for part in parts {
+                switch part {
+                case .literal(let literal): out += literal
+                case .cell(let index): out += text(r, index) ?? ""
+                }
+            }
+            let words = out.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return words.isEmpty ? nil : words.joined(separator: " ")
+        }
     }
 
     /// The cell's amount; nil for an empty cell unless `required`.

@@ -52,7 +52,8 @@ public struct FormatIdentifier: Sendable {
             return try csv(profile)
         }
         if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
-            throw CofferError(.unknownFormat, "UTF-16 text (an Excel 'Unicode text' export?); save it as UTF-8 CSV and import that",
+            throw CofferError(.unknownFormat, "UTF-16 text (an Excel 'Unicode text' export?) whose header no CSV profile "
+                              + "matches; name a profile with --profile, or save it as UTF-8 CSV and import that",
                               location: SourceLocation(file: input.name, line: 1))
         }
         if prefix.prefix(512).contains(0) {

@@ -1,0 +1,93 @@
+import CofferModel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Text in encodings the byte reader does not decode itself, converted to UTF-8 before it reads: UTF-16 with a
+/// byte order mark (Excel's "Unicode text"), and any encoding iconv knows that a profile names (`cp1250`,
+/// `cp1251`, `ISO-8859-15`, `MACINTOSH`, …).
+///
+/// Why iconv by hand: Foundation's `String(data:encoding:)` knows only a few of these, and its MacRoman decodes
+/// wrongly on this toolchain; glibc's iconv is on every Linux machine and knows hundreds. The converted file is
+/// held in memory as bytes (CSV exports in such encodings are small; UTF-8 and Windows-1252, the common ones,
+/// still stream).
+public enum CSVInputDecoding {
+    /// Whether iconv can convert from `label` to UTF-8.
+    public static func isKnown(_ label: String) -> Bool {
+        let cd = iconv_open("UTF-8", label)
+        guard cd != iconv_t(bitPattern: -1) else { return false }
+        iconv_close(cd)
+        return true
+    }
+
+    /// The byte order mark's encoding, when `prefix` starts with one of UTF-16's.
+    static func utf16Label(_ prefix: [UInt8]) -> String? {
+        if prefix.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+        if prefix.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        return nil
+    }
+
+    /// `input` as UTF-8 bytes when it is UTF-16 with a BOM or the profile names an iconv encoding; else `input`.
+    static func utf8(_ input: StatementInput, profile: CSVProfile) throws -> StatementInput {
+        let head = try input.prefix(4)
+        let label = utf16Label(head) ?? profile.iconvEncoding
+        guard let label else { return input }
+        var bytes: [UInt8] = []
+        let reader = try input.makeReader()
+        while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
+        if utf16Label(head) != nil { bytes.removeFirst(2) }
+        return .bytes(try convert(bytes, from: label, file: input.name), name: input.name)
+    }
+
+    /// The first bytes of a file as UTF-8 for identification (a cut character at the end is dropped); nil when
+    /// they need no conversion or cannot be converted.
+    static func utf8Prefix(_ prefix: [UInt8], label: String? = nil) -> [UInt8]? {
+        let bom = utf16Label(prefix)
+        guard let from = bom ?? label else { return nil }
+        let body = bom == nil ? prefix : Array(prefix.dropFirst(2))
+        return try? convert(body, from: from, file: "", partialEnd: true)
+    }
+
+    /// Converts `bytes` from `label` to UTF-8; an invalid sequence throws `.badInput` naming its line.
+    static func convert(_ bytes: [UInt8], from label: String, file: String, partialEnd: Bool = false) throws -> [UInt8] {
+        let cd = iconv_open("UTF-8", label)
+        guard cd != iconv_t(bitPattern: -1) else {
+            throw CofferError(.badConfiguration, "iconv does not know the encoding '\(label)'")
+        }
+        defer { iconv_close(cd) }
+        var output = [UInt8](repeating: 0, count: max(bytes.count * 2, 64))
+        var input = bytes
+        var produced = 0
+        let inputCount = input.count
+        var consumed = 0
+        while consumed < inputCount {
+            if output.count - produced < 64 { output.append(contentsOf: [UInt8](repeating: 0, count: output.count)) }
+            let result: Int = input.withUnsafeMutableBufferPointer { inBuffer in
+                output.withUnsafeMutableBufferPointer { outBuffer in
+                    var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuffer.baseAddress! + consumed)
+                        .assumingMemoryBound(to: CChar.self)
+                    var inLeft = inputCount - consumed
+                    var outPointer: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuffer.baseAddress! + produced)
+                        .assumingMemoryBound(to: CChar.self)
+                    var outLeft = outBuffer.count - produced
+                    let r = iconv(cd, &inPointer, &inLeft, &outPointer, &outLeft)
+                    consumed = inputCount - inLeft
+                    produced = outBuffer.count - outLeft
+                    return r == -1 ? Int(errno) : 0
+                }
+            }
+            switch result {
+            case 0: break
+            case Int(E2BIG): continue
+            case Int(EINVAL) where partialEnd: consumed = inputCount
+            default:
+                let line = bytes[..<consumed].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                throw CofferError(.badInput, "the file is not valid \(label) text (a byte sequence \(label) does not "
+                                  + "define, at byte \(consumed + 1)); check the profile's encoding",
+                                  location: SourceLocation(file: file, line: line))
+            }
+        }
+        return Array(output[..<produced])
+    }
+}
