@@ -25,6 +25,17 @@ import Testing
         #expect(Set(lines.map(comparable)) == Set(stored.map(comparable)))
     }
 
+    @Test func parseSaysWhenAProfileNamesAFixedAccount() throws {
+        // Amex's export names no account: the profile's number is fixed, and parse says so. Chase's names it in
+        // the file name: nothing to say.
+        let amex = try coffer(["parse", "--format", "ndjson", "feeds/csv/activity.csv"])
+        #expect(amex.status == 0, "\(amex.stderr)")
+        #expect(amex.stderr.contains("profile amex names a fixed account"))
+        let chase = try coffer(["parse", "--format", "ndjson", "feeds/csv/Chase1234_Activity_20260315.CSV"])
+        #expect(chase.status == 0, "\(chase.stderr)")
+        #expect(!chase.stderr.contains("fixed account"))
+    }
+
     @Test func parseOfABadFileNamesItAndExitsOne() throws {
         let folder = try temporaryFolder()
         try "Date,Amount\nnot a date,1.00\n".write(toFile: folder + "/odd.csv", atomically: true, encoding: .utf8)

@@ -10,7 +10,7 @@ import Testing
     @Test func csvRowWithTooManyFieldsIsRefused() throws {
         let profile = try CSVTestSupport.profile("chase-checking")
         let text = Self.chaseHeader + String(repeating: ",", count: CSVRecordReader.maxFields + 5)
-        let error = try #require(FuzzRegressionTests.outcome(.string(text, name: "commas.csv"),
+        let error = try #require(FuzzRegressionTests.outcome(.string(text, name: "Chase1234_Activity_commas.CSV"),
                                                              try CSVStatementParser(profile: profile)))
         #expect(error.message.contains("more than \(CSVRecordReader.maxFields) fields"))
         #expect(error.location?.line == 2)
@@ -20,7 +20,7 @@ import Testing
         let profile = try CSVTestSupport.profile("chase-checking")
         let long = String(repeating: "x", count: CSVRecordReader.maxRecordBytes + 10)
         let text = Self.chaseHeader + "DEBIT,03/14/2026,\"" + long + "\",1\n"
-        let error = try #require(FuzzRegressionTests.outcome(.string(text, name: "long.csv"),
+        let error = try #require(FuzzRegressionTests.outcome(.string(text, name: "Chase1234_Activity_long.CSV"),
                                                              try CSVStatementParser(profile: profile)))
         #expect(error.message.contains("MB"))
         #expect(error.location?.line == 2)

@@ -72,6 +72,10 @@ extension CSVProfile {
             throw Self.invalid([CodingKeys.fee], "'\(feeLabel)' must be net or separate")
         }
         self.fee = fee
+        footerBalances = try c.decodeIfPresent(FooterBalances.self, forKey: .footerBalances)
+        if let f = footerBalances, f.opening == nil, f.closing == nil {
+            throw Self.invalid([CodingKeys.footerBalances], "give the word of the opening row, the closing row, or both")
+        }
         try checkConsistency()
     }
 
@@ -213,6 +217,15 @@ extension CSVProfile.Columns {
     }
 }
 
+extension CSVProfile.FooterBalances {
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        opening = try c.decodeIfPresent(String.self, forKey: .opening)
+        closing = try c.decodeIfPresent(String.self, forKey: .closing)
+    }
+}
+
 extension CSVProfile.IndicatorValues {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -232,6 +245,7 @@ extension CSVProfile.AccountSpec {
         name = try c.decodeIfPresent(String.self, forKey: .name)
         numberFrom = try c.decodeIfPresent(CSVProfile.NumberSource.self, forKey: .numberFrom)
         masked = try c.decodeIfPresent(Bool.self, forKey: .masked) ?? false
+        formerNumber = try c.decodeIfPresent(String.self, forKey: .formerNumber)
         let kindLabel = try c.decode(String.self, forKey: .kind)
         guard let kind = AccountKind(rawValue: kindLabel) else {
             throw CSVProfile.invalid(decoder.codingPath + [CodingKeys.kind], "'\(kindLabel)' must be asset or liability")

@@ -57,6 +57,16 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     public var ignoreRows: [String]
     /// Per-row rules, applied in order: conditions on cells, actions that skip the row or set a value.
     public var rules: [Rule]
+    /// Summary rows that state balances (`Anfangssaldo`, `Endsaldo`): read as the account's booked balances.
+    public var footerBalances: FooterBalances?
+
+    /// The words that mark an opening and a closing balance row; the row's date and amount columns give the
+    /// balance. An opening balance is the balance before its day's bookings: it is dated the day before.
+    public struct FooterBalances: Codable, Sendable, Hashable {
+        public var opening: String?
+        public var closing: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case opening, closing }
+    }
     /// With a `fee` column: `net` subtracts the fee from the amount; `separate` adds a second transaction of type
     /// fee.
     public var fee: FeeMode
@@ -182,6 +192,9 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         /// The number shows only some digits (`XXXX-XXXXXX-71004`): it identifies the account only together with
         /// the institution. Numbers under 8 characters are treated so whatever this says.
         public var masked: Bool
+        /// The fixed number this profile named before it took the number from the file: the account stored under
+        /// it (every file of the layout landed there) is adopted by the first account a file names.
+        public var formerNumber: String?
         public var kind: AccountKind
         public var currency: String
         public var displayName: String?
@@ -190,7 +203,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case institution, institutionID = "institution_id", number, name, numberFrom = "number_from", masked
-            case kind, currency, displayName = "display_name", type
+            case formerNumber = "former_number", kind, currency, displayName = "display_name", type
         }
     }
 
@@ -212,7 +225,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         case thousandsSeparator = "thousands_separator", dateFormat = "date_format", sign, columns
         case indicatorValues = "indicator_values", statusValues = "status_values", typeValues = "type_values"
         case account, footerMarkers = "footer_markers", skipBadRows = "skip_bad_rows"
-        case header, ignoreRows = "ignore_rows", rules, fee
+        case header, ignoreRows = "ignore_rows", rules, fee, footerBalances = "footer_balances"
     }
 
     /// Memberwise, for profiles made in code (`coffer profile draft`, tests).
@@ -222,7 +235,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
                 columns: Columns, indicatorValues: IndicatorValues? = nil, statusValues: [String: String] = [:],
                 typeValues: [String: String] = [:], account: AccountSpec, footerMarkers: [String] = [],
                 skipBadRows: Bool = false, header: HeaderMode = .names, ignoreRows: [String] = [], rules: [Rule] = [],
-                fee: FeeMode = .net) {
+                fee: FeeMode = .net, footerBalances: FooterBalances? = nil) {
         self.id = id
         self.institution = institution
         self.match = match
@@ -244,6 +257,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         self.ignoreRows = ignoreRows
         self.rules = rules
         self.fee = fee
+        self.footerBalances = footerBalances
     }
 
     /// The account identity `.begin` carries, for `number` (the file's own, else the profile's).
@@ -257,6 +271,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
                 return (account.displayName ?? account.name ?? account.institution ?? institution) + " ••••" + digits.suffix(4)
             } ?? account.displayName ?? account.name)
         identity.isMasked = account.masked
+        if fileNumber != nil { identity.formerNumber = account.formerNumber }
         return identity
     }
 

@@ -173,40 +173,18 @@ final class CSVRowMapper {
             }
             postedDate = parsed
         }
-        var amount: Decimal
-        var indicator: CreditDebitIndicator?
-        if let index = ix.amount {
-            amount = try decimal(r, index, required: true) ?? 0
-            if let flagIndex = ix.indicator {
-                let flag = CSVProfile.normalizedName(text(r, flagIndex) ?? "")
-                if debitValues.contains(flag) { indicator = .debit } else if creditValues.contains(flag) { indicator = .credit } else {
-                    let expected = (profile.indicatorValues.map { $0.debit + $0.credit } ?? []).joined(separator: ", ")
-                    throw Failure(message: "expected one of \(expected) in '\(headerNames[flagIndex])', found '\(flag)'",
-                                  column: flagIndex + 1, footerLike: false)
-                }
-                amount = abs(amount)
-            } else if profile.sign == .debitPositive {
-                amount = -amount
-            }
-        } else {
-            var debit: Decimal?
-            var credit: Decimal?
-            if let index = ix.debit { debit = try decimal(r, index, required: false) }
-            if let index = ix.credit { credit = try decimal(r, index, required: false) }
-            guard debit != nil || credit != nil else {
-                throw Failure(message: "expected an amount in '\(headerNames[ix.debit ?? 0])' or '\(headerNames[ix.credit ?? 0])', both are empty",
-                              column: (ix.debit ?? 0) + 1, footerLike: false)
-            }
-            amount = abs(credit ?? 0) - abs(debit ?? 0)
-        }
+        var (amount, indicator) = try signedAmount(r)
         var balance: Decimal?
         if let index = ix.balance { balance = try decimal(r, index, required: false) }
         if profile.sign == .debitPositive, ix.indicator == nil, let value = balance { balance = -value }
         var feeAmount: Decimal?
+        var formerAmount: (Decimal, CreditDebitIndicator?)?
         if let index = ix.fee, let fee = try decimal(r, index, required: false), fee != 0 {
             feeAmount = abs(fee)
             if profile.fee == .net {
-                // The fee is money out on top of the amount: net = signed amount − fee.
+                // The fee is money out on top of the amount: net = signed amount − fee. Versions before fee
+                // columns stored the amount alone: `formerAmount` lets the import find and correct that row.
+                formerAmount = (amount, indicator)
                 let signed = (indicator == .debit ? -amount : amount) - abs(fee)
                 if indicator != nil { indicator = signed < 0 ? .debit : .credit; amount = abs(signed) } else { amount = signed }
                 feeAmount = nil
@@ -239,6 +217,7 @@ final class CSVRowMapper {
                 transaction.foreignCurrencyCode = foreignCurrency
             }
         }
+        transaction.formerAmount = formerAmount
         for action in actions { CSVRowRules.apply(action, to: &transaction) }
         var fee: RawTransaction?
         if let feeAmount {
@@ -267,6 +246,61 @@ final class CSVRowMapper {
             let words = out.split(whereSeparator: { $0 == " " || $0 == "\t" })
             return words.isEmpty ? nil : words.joined(separator: " ")
         }
+    }
+
+    /// The row's amount under the profile's amount form: signed from the holder's side, or a magnitude with its
+    /// indicator.
+    func signedAmount(_ r: CSVRecordReader) throws(Failure) -> (Decimal, CreditDebitIndicator?) {
+        let ix = indexes
+        var amount: Decimal
+        var indicator: CreditDebitIndicator?
+        if let index = ix.amount {
+            amount = try decimal(r, index, required: true) ?? 0
+            if let flagIndex = ix.indicator {
+                let flag = CSVProfile.normalizedName(text(r, flagIndex) ?? "")
+                if debitValues.contains(flag) { indicator = .debit } else if creditValues.contains(flag) { indicator = .credit } else {
+                    let expected = (profile.indicatorValues.map { $0.debit + $0.credit } ?? []).joined(separator: ", ")
+                    throw Failure(message: "expected one of \(expected) in '\(headerNames[flagIndex])', found '\(flag)'",
+                                  column: flagIndex + 1, footerLike: false)
+                }
+                amount = abs(amount)
+            } else if profile.sign == .debitPositive {
+                amount = -amount
+            }
+        } else {
+            var debit: Decimal?
+            var credit: Decimal?
+            if let index = ix.debit { debit = try decimal(r, index, required: false) }
+            if let index = ix.credit { credit = try decimal(r, index, required: false) }
+            guard debit != nil || credit != nil else {
+                throw Failure(message: "expected an amount in '\(headerNames[ix.debit ?? 0])' or '\(headerNames[ix.credit ?? 0])', both are empty",
+                              column: (ix.debit ?? 0) + 1, footerLike: false)
+            }
+            amount = abs(credit ?? 0) - abs(debit ?? 0)
+        }
+        return (amount, indicator)
+    }
+
+    /// A footer row that states a balance (`footer_balances`): its date and amount as the account's booked
+    /// balance; nil for any other row.
+    func footerBalance(_ r: CSVRecordReader) -> RawBalance? {
+        guard let words = profile.footerBalances else { return nil }
+        let opening = words.opening.map(CSVProfile.normalizedName)
+        let closing = words.closing.map(CSVProfile.normalizedName)
+        var isOpening: Bool?
+        for index in 0..<r.fieldCount {
+            guard let cell = text(r, index) else { continue }
+            let word = CSVProfile.normalizedName(cell)
+            if word == opening { isOpening = true; break }
+            if word == closing { isOpening = false; break }
+        }
+        guard let isOpening, let date = r.withField(indexes.date, { dateFormat.parse(bytes: $0) }),
+              let (amount, indicator) = try? signedAmount(r) else { return nil }
+        // An opening balance is before its day's bookings: as of the end of the day before.
+        let asOf = isOpening ? RawDate(date: date.date.addingTimeInterval(-86_400), isDateOnly: date.isDateOnly) : date
+        return RawBalance(kind: .booked, amount: amount, indicator: indicator, currencyCode: profile.account.currency,
+                          asOf: asOf, code: isOpening ? words.opening : words.closing,
+                          location: SourceLocation(file: fileName, line: r.line))
     }
 
     /// The cell's amount; nil for an empty cell unless `required`.

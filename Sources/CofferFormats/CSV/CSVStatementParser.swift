@@ -142,6 +142,7 @@ public struct CSVStatementParser: StatementParser {
         var firstBalance: (date: RawDate, balance: Decimal, line: Int)?
         var lastBalance: (date: RawDate, balance: Decimal, line: Int)?
         var ignored: (count: Int, line: Int) = (0, 0)
+        var footerBalances: [RawBalance] = []
         var skipped: (count: Int, line: Int) = (0, 0)
 
         func badRow(_ failure: CSVRowMapper.Failure, line: Int) throws {
@@ -155,6 +156,10 @@ public struct CSVStatementParser: StatementParser {
             if mapper.rules.isIgnored(reader, text: { mapper.text(reader, $0) }) {
                 if ignored.count == 0 { ignored.line = reader.line }
                 ignored.count += 1
+                continue
+            }
+            if let balance = mapper.footerBalance(reader) {
+                footerBalances.append(balance)
                 continue
             }
             var actions: [CSVProfile.Actions] = []
@@ -205,6 +210,9 @@ public struct CSVStatementParser: StatementParser {
         if first, skipped.count > 0 {
             try emit(.warning(ParseWarning("skipped \(skipped.count) row(s) by the profile's rules",
                                            location: SourceLocation(file: input.name, line: skipped.line))))
+        }
+        if only == nil || first {
+            for balance in footerBalances { try emit(.balance(balance)) }
         }
         if let firstBalance, let lastBalance {
             // The newest row's running balance: files list oldest-first or newest-first.

@@ -42,6 +42,9 @@ public struct RawAccountIdentity: Hashable, Sendable {
     /// The number shows only some of its digits (a card's `XXXX-XXXXXX-71004`): it identifies the account only
     /// together with the institution.
     public var isMasked = false
+    /// A number the same source used for this account before it said the real one (a CSV profile's former fixed
+    /// number): the account stored under it is adopted.
+    public var formerNumber: String?
 
     public init(institutionName: String? = nil, institutionID: String? = nil, accountNumber: String? = nil,
                 accountType: String? = nil, kind: AccountKind? = nil, currencyCode: String? = nil,
@@ -127,6 +130,9 @@ public struct RawTransaction: Sendable {
     /// A camt batch kept whole that Coffer before 2026-11 split into one transaction per `TxDtls`: the parts as
     /// that version stored them, so a store filled then still matches it (see `CamtEntry.batchReading`).
     public var formerParts: [RawFormerPart] = []
+    /// The amount (as `amount`, with `indicator`) an earlier version stored for this row, when it reads it
+    /// differently now (a CSV fee column netted since 2026-11): the stored row is found by it and corrected.
+    public var formerAmount: (amount: Decimal, indicator: CreditDebitIndicator?)?
 
     public init(location: SourceLocation, externalID: String? = nil, amount: Decimal,
                 indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,

@@ -30,6 +30,12 @@ public struct StatementReader: Sendable {
         let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows)
         var account = ""
         var warnings: [String] = []
+        if let id = format.profile, let profile = configuration.profiles.profile(id: id),
+           profile.account.numberFrom == nil, !profile.rules.contains(where: { $0.set?.account != nil }) {
+            let fixed = profile.account.number.map { "number \($0)" } ?? "name \(profile.account.name ?? "")"
+            warnings.append("\(path): profile \(id) names a fixed account (\(fixed)): every file it reads lands on that "
+                            + "one account; if the export names its account, say where with account.number_from")
+        }
         let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.idName)
         try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event -> ResolvedAccount? in
             switch event {

@@ -206,6 +206,18 @@ final class ImportSession {
                                                                         fingerprint: keys.fingerprint, occurrence: keys.occurrence))
                 return
             }
+            if let former = raw.formerAmount, externalID == nil {
+                // An earlier version stored this row with another amount (before the fee was netted): that row,
+                // corrected.
+                var old = incoming
+                old.transactionAmount = CurrencyAmount(amount: former.amount.magnitude, currencyCode: incoming.transactionAmount.currencyCode)
+                old.creditDebitIndicator = former.indicator ?? (former.amount < 0 ? .debit : .credit)
+                if let stored = try writer.transaction(accountID: account.id, fingerprint: Fingerprint(transaction: old).key,
+                                                       occurrence: occurrence) {
+                    try reconcile(stored, with: incoming, keys: keys)
+                    return
+                }
+            }
         }
         if checkTombstones {
             let deleted = try (externalID.map { try writer.isDeleted(accountID: account.id, externalID: $0) } ?? false)

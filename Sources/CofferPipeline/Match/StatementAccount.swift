@@ -67,7 +67,21 @@ enum StatementAccount {
                 let legacy = writer.accountIdentity(institution: "", number: number)
                 if let old = try writer.account(identityKey: legacy.key),
                    normalized(old.institutionName) == normalized(institution) {
-                    try writer.rekeyAccount(id: old.id, identityKey: key.key)
+                    try writer.rekeyAccount(id: old.id, identityKey: key.key, maskedNumber: nil)
+                }
+            }
+            if let former = identity.formerNumber.map({ $0.filter { $0.isLetter || $0.isNumber } }), !former.isEmpty,
+               try writer.account(identityKey: key.key) == nil {
+                // The profile named this fixed number before it took the number from the file: every file of the
+                // layout landed on that account. The first account a file names adopts it.
+                for formerScope in Set(["", isShort(former, identity) ? institutionScope(identity) : ""]) {
+                    let formerKey = writer.accountIdentity(institution: formerScope, number: former)
+                    if let old = try writer.account(identityKey: formerKey.key),
+                       normalized(old.institutionName) == normalized(institution) {
+                        let masked = number.contains(where: \.isNumber) ? "••••" + String(number.suffix(4)) : nil
+                        try writer.rekeyAccount(id: old.id, identityKey: key.key, maskedNumber: masked)
+                        break
+                    }
                 }
             }
             if let existing = try writer.account(identityKey: key.key) {

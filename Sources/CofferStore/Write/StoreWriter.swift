@@ -108,9 +108,15 @@ public final class StoreWriter {
         otherCounts.inserted += 1
     }
 
-    /// Gives a stored account another identity key (the key scheme changed; the account and its id stay).
-    public func rekeyAccount(id: UUID, identityKey: String) throws {
-        try db.execute(sql: "UPDATE account SET identity_key = ? WHERE id = ?", arguments: [identityKey, id])
+    /// Gives a stored account another identity key (the key scheme changed, or its source now says its real
+    /// number), and the masked number shown for it when given; the account and its id stay.
+    public func rekeyAccount(id: UUID, identityKey: String, maskedNumber: String?) throws {
+        if let maskedNumber {
+            try db.execute(sql: "UPDATE account SET identity_key = ?, masked_number = ? WHERE id = ?",
+                           arguments: [identityKey, maskedNumber, id])
+        } else {
+            try db.execute(sql: "UPDATE account SET identity_key = ? WHERE id = ?", arguments: [identityKey, id])
+        }
     }
 
     /// Replaces a stored account's values (same id); logs an update only when something changed.
