@@ -32,11 +32,16 @@ public struct FormatIdentifier: Sendable {
             return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
         }
         if let profileID {
-            guard let profile = profiles.profile(id: profileID) else {
-                let known = profiles.profiles.map(\.id).sorted().joined(separator: ", ")
-                throw CofferError(.usage, "no CSV profile '\(profileID)' (known: \(known))")
+            if let profile = profiles.profile(id: profileID) { return try csv(profile) }
+            // A profile file not (yet) in the configuration: `coffer parse --profile draft.yaml export.csv`.
+            if profileID.hasSuffix(".yaml") || profileID.hasSuffix(".yml") || profileID.contains("/") {
+                guard let text = try? String(contentsOfFile: profileID, encoding: .utf8) else {
+                    throw CofferError(.usage, "cannot read the profile file \(profileID)")
+                }
+                return try csv(try CSVProfileSet.decode(yaml: text, file: profileID))
             }
-            return try csv(profile)
+            let known = profiles.profiles.map(\.id).sorted().joined(separator: ", ")
+            throw CofferError(.usage, "no CSV profile '\(profileID)' (known: \(known); or give a profile file's path)")
         }
         let prefix = try input.prefix(64 * 1024)
         if prefix.isEmpty {
