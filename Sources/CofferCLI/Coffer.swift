@@ -61,6 +61,7 @@ struct CofferCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
+            ProfileCommand.self,
         ])
 }
 
