@@ -86,7 +86,7 @@ for n in "${SIZES[@]}"; do
     gen "$OUT/data/ofx1-$n.ofx" python3 scripts/gen-ofx.py --count "$n" --version 1 --out "$OUT/data/ofx1-$n.ofx"
     gen "$OUT/data/ofx2-$n.ofx" python3 scripts/gen-ofx.py --count "$n" --version 2 --out "$OUT/data/ofx2-$n.ofx"
     gen "$OUT/data/camt-$n.xml" python3 scripts/gen-camt.py "$n" "$OUT/data/camt-$n.xml"
-    gen "$OUT/data/csv-$n.csv" python3 scripts/gen-csv.py chase-checking "$n" "$OUT/data/csv-$n.csv"
+    gen "$OUT/data/Chase1234_Activity_$n.CSV" python3 scripts/gen-csv.py chase-checking "$n" "$OUT/data/Chase1234_Activity_$n.CSV"
 done
 half=$((BIG / 2))
 gen "$OUT/data/overlap-a-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --first 0 --count "$BIG" --out "$OUT/data/overlap-a-$BIG.ofx"
@@ -134,7 +134,7 @@ EOF
 part import && for n in "${SIZES[@]}"; do
     runs=$(runs_for "$n")
     for fmt in ofx1 ofx2 camt csv; do
-        case $fmt in camt) file=$OUT/data/camt-$n.xml ;; csv) file=$OUT/data/csv-$n.csv ;; *) file=$OUT/data/$fmt-$n.ofx ;; esac
+        case $fmt in camt) file=$OUT/data/camt-$n.xml ;; csv) file=$OUT/data/Chase1234_Activity_$n.CSV ;; *) file=$OUT/data/$fmt-$n.ofx ;; esac
         store=$OUT/stores/$fmt-$n.sqlite
         mem=$OUT/json/import.$fmt.$n.mem
         : > "$mem"
@@ -230,7 +230,7 @@ part peers && for n in "${PEER_SIZES[@]}"; do
         hf "parse.$f.$n" "$runs" "$COFFER parse --format ndjson $OUT/data/$f-$n.$ext > /dev/null"
     done
     log "hledger csv $n"
-    hf "peer.hledger.csv.$n" "$runs" "hledger -f $OUT/data/csv-$n.csv --rules-file scripts/bench/chase.rules print > /dev/null"
+    hf "peer.hledger.csv.$n" "$runs" "hledger -f $OUT/data/Chase1234_Activity_$n.CSV --rules-file scripts/bench/chase.rules print > /dev/null"
 done
 fig load.end "$(load)"
 
