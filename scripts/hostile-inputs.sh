@@ -24,11 +24,11 @@ def write(name, *parts):
         for p in parts:
             f.write(p)
 chase = b"Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
-# CSV: a header, then one 50 MB row with no newline and no delimiter; then one 50 MB quoted field left open.
-write("csv-50mb-line.csv", chase, b"DEBIT,03/14/2026,", b"A" * mb)
-write("csv-50mb-quoted.csv", chase, b'DEBIT,03/14/2026,"', b"B" * mb)
+# CSV (named as Chase names downloads: the profile reads the account from the file name): a header, then one 50 MB row with no newline and no delimiter; then one 50 MB quoted field left open.
+write("Chase1234_Activity_50mb-line.CSV", chase, b"DEBIT,03/14/2026,", b"A" * mb)
+write("Chase1234_Activity_50mb-quoted.CSV", chase, b'DEBIT,03/14/2026,"', b"B" * mb)
 # CSV: 50 MB of delimiters on one line (2.6 million empty fields).
-write("csv-50mb-commas.csv", chase, b"," * mb)
+write("Chase1234_Activity_50mb-commas.CSV", chase, b"," * mb)
 sgml = b"OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><BANKID>1<ACCTID>2<ACCTTYPE>CHECKING</BANKACCTFROM><BANKTRANLIST><DTSTART>20260101<DTEND>20260131"
 trn = b"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>202601%02d<TRNAMT>-%d.%02d<FITID>%d<NAME>Coffee<MEMO>%s</STMTTRN>"
 # OFX: 50 MB on one line, no newline anywhere: 10,000 transactions with 5 KB memos (must import; more
@@ -56,7 +56,7 @@ PY
 
 status=0
 scratch="$(mktemp -d)"
-printf '%-22s %5s %9s %7s  %s\n' file exit peak-MB seconds "first line of output"
+printf '%-34s %5s %9s %7s  %s\n' file exit peak-MB seconds "first line of output"
 for file in "$out"/*; do
     store="$scratch/store.sqlite"
     rm -f "$store" "$store"-wal "$store"-shm
@@ -66,7 +66,7 @@ for file in "$out"/*; do
     peak=$(awk -F': ' '/Maximum resident set size/ {printf "%d", $2 / 1024}' "$scratch/time.txt")
     secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$scratch/time.txt")
     first=$(grep -v '^\s*$' "$scratch/output.txt" | head -1 | cut -c1-110)
-    printf '%-22s %5s %9s %7s  %s\n' "$(basename "$file")" "$rc" "$peak" "$secs" "$first"
+    printf '%-34s %5s %9s %7s  %s\n' "$(basename "$file")" "$rc" "$peak" "$secs" "$first"
     if [ "$rc" -ge 124 ] || grep -q 'Fatal error\|Segmentation\|signal' "$scratch/output.txt"; then status=1; fi
 done
 rm -rf "$scratch"
