@@ -90,11 +90,11 @@ public struct Importer: Sendable {
                     return report
                 }
                 try writer.beginImport(sha256: sha, path: path, format: format.name, profile: format.profile)
-                let session = try ImportSession(writer: writer, fileName: path, report: report,
+                let session = try ImportSession(writer: writer, fileName: path, report: report, idNamespace: format.idNamespace,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress,
                                                 fallback: StatementAccount.Fallback(account: options.account,
                                                                                     currency: options.currency))
-                let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName)
+                let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName, idNamespace: format.idNamespace)
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
                 try session.finish()
                 try writer.finishImport(unchanged: session.report.unchanged)

@@ -36,7 +36,7 @@ public struct StatementReader: Sendable {
             warnings.append("\(path): profile \(id) names a fixed account (\(fixed)): every file it reads lands on that "
                             + "one account; if the export names its account, say where with account.number_from")
         }
-        let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.idName)
+        let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.idName, idNamespace: format.idNamespace)
         try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event -> ResolvedAccount? in
             switch event {
             case .begin(let header):

@@ -11,6 +11,14 @@ public struct StatementFormat: Sendable {
 
     /// What the format calls the institution's id of a transaction, for messages ("FITID").
     public var idName: String { name == "ofx" ? "FITID" : "id" }
+
+    /// Where the institution's ids of this format live (docs/dedupe.md): `ofx`, `camt`, `csv:<profile>`. Within
+    /// one namespace the id decides; across namespaces an equal id means nothing and the content decides.
+    public var idNamespace: String {
+        if name.hasPrefix("camt") { return "camt" }
+        if name == "csv" { return "csv:" + (profile ?? "") }
+        return name
+    }
 }
 
 /// The identify stage: sniffs a file's first bytes and picks its format.

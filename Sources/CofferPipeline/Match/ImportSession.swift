@@ -45,12 +45,18 @@ final class ImportSession {
                                                   hasRecordsWithoutExternalID: false, hasOpenTransactions: false)
     /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
     private var claimed: Set<UUID> = []
+    /// The account holds ids of another source (or from before namespaces): cross-source matching may find them.
+    private var idsOutsideNamespace = false
     private var processed = 0
 
-    init(writer: StoreWriter, fileName: String, report: FileReport,
+    /// The namespace of this file's institution ids (`ofx`, `camt`, `csv:<profile>`); ids arrive prefixed with it.
+    let idNamespace: String
+
+    init(writer: StoreWriter, fileName: String, report: FileReport, idNamespace: String = "",
          collectChanges: Bool, progress: ((Int) -> Void)?,
          fallback: StatementAccount.Fallback = StatementAccount.Fallback()) throws {
         self.fallback = fallback
+        self.idNamespace = idNamespace
         self.writer = writer
         self.fileName = fileName
         self.report = report
@@ -101,6 +107,10 @@ final class ImportSession {
         self.account = account
         self.header = header
         facts = try writer.facts(accountID: account.id)
+        idsOutsideNamespace = false
+        if !idNamespace.isEmpty, facts.hasExternalIDs {
+            idsOutsideNamespace = try writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
+        }
         balances = []
         minDate = nil
         maxDate = nil
@@ -185,8 +195,8 @@ final class ImportSession {
         // (fingerprint, occurrence) keys are unique within the file: skip the look-ups (the common bulk case).
         let fresh = !facts.hasTransactions && !repeatedID
         if !fresh {
-            if let externalID, let match = try writer.externalIDMatch(accountID: account.id, externalID: externalID,
-                                                                      comparedWith: incoming, amounts: prepared.amounts) {
+            if let externalID, let match = try idMatch(externalID, raw: raw, incoming: incoming, prepared: prepared,
+                                                       account: account) {
                 if match.unchanged {
                     if incoming.status == .pending || incoming.status == .authorized { seenOpen.insert(match.id) }
                     report.unchanged += 1
@@ -201,7 +211,8 @@ final class ImportSession {
                 report.unchanged += 1
                 return
             }
-            if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence) {
+            if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
+                ?? legacyOccurrenceMatch(prepared, account: account) {
                 try reconcile(stored, with: incoming, keys: DedupeKeys(externalID: externalID ?? stored.keys.externalID,
                                                                         fingerprint: keys.fingerprint, occurrence: keys.occurrence))
                 return
@@ -220,7 +231,10 @@ final class ImportSession {
             }
         }
         if checkTombstones {
-            let deleted = try (externalID.map { try writer.isDeleted(accountID: account.id, externalID: $0) } ?? false)
+            let deleted = try (externalID.map { id in
+                try writer.isDeleted(accountID: account.id, externalID: id)
+                    || (raw.externalID.map { try writer.isDeleted(accountID: account.id, externalID: $0) } ?? false)
+            } ?? false)
                 || writer.isDeleted(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
             if deleted {
                 report.unchanged += 1
@@ -242,7 +256,8 @@ final class ImportSession {
         }
         // Another source of the same account words records differently; only worth a look when the account
         // holds records of the other kind (with an institution id vs without), or for a repeated id.
-        let otherKind = externalID == nil ? facts.hasExternalIDs || repeatedID : facts.hasRecordsWithoutExternalID
+        let otherKind = externalID == nil ? facts.hasExternalIDs || repeatedID
+            : facts.hasRecordsWithoutExternalID || idsOutsideNamespace
         if otherKind, let other = try crossSourceMatch(for: incoming, externalID: externalID, account: account) {
             if other.keys.externalID == nil, externalID != nil {
                 try writer.setKeys(DedupeKeys(externalID: externalID, fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
@@ -250,6 +265,17 @@ final class ImportSession {
             }
             claimed.insert(other.transaction.id)
             if other.transaction.status == .pending || other.transaction.status == .authorized { seenOpen.insert(other.transaction.id) }
+            if incoming.transactionDate < other.transaction.transactionDate {
+                // The day it happened is the earliest day any source gives it (docs/dedupe.md).
+                var earlier = other.transaction
+                earlier.transactionDate = incoming.transactionDate
+                if earlier.postedDate == nil { earlier.postedDate = other.transaction.transactionDate }
+                try writer.update(earlier, keys: DedupeKeys(externalID: other.keys.externalID ?? externalID,
+                                                            fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence))
+                note("update", earlier)
+                report.updated += 1
+                return
+            }
             report.unchanged += 1
             return
         }
@@ -262,13 +288,56 @@ final class ImportSession {
         report.inserted += 1
     }
 
+    /// The stored transaction with the institution's id `id` (as the file says it) in this file's namespace, or
+    /// one stored before ids had namespaces under the bare id.
+    private func stored(byID id: String, account: Account) throws -> StoredTransaction? {
+        let namespaced = idNamespace.isEmpty ? id : idNamespace + ":" + id
+        if let hit = try writer.transaction(accountID: account.id, externalID: namespaced) { return hit }
+        guard !idNamespace.isEmpty, let legacy = try writer.transaction(accountID: account.id, externalID: id) else { return nil }
+        try adopt(legacy, as: namespaced)
+        return try writer.transaction(accountID: account.id, externalID: namespaced)
+    }
+
+    /// A row a version before 2026-11 stored under its file-wide occurrence number (see `TransactionPreparer`),
+    /// when no row holds this record's own.
+    private func legacyOccurrenceMatch(_ prepared: PreparedTransaction, account: Account) throws -> StoredTransaction? {
+        guard prepared.legacyOccurrence != prepared.occurrence else { return nil }
+        return try writer.transaction(accountID: account.id, fingerprint: prepared.fingerprint.key,
+                                      occurrence: prepared.legacyOccurrence)
+    }
+
+    /// The id as the file says it, without this file's namespace.
+    private func bare(_ namespaced: String) -> String {
+        let prefix = idNamespace + ":"
+        return !idNamespace.isEmpty && namespaced.hasPrefix(prefix) ? String(namespaced.dropFirst(prefix.count)) : namespaced
+    }
+
+    /// The id match of an incoming record: its namespaced id, else (stores from before namespaces) its bare id,
+    /// which is then given the namespace.
+    private func idMatch(_ externalID: String, raw: RawTransaction, incoming: Transaction, prepared: PreparedTransaction,
+                         account: Account) throws -> (id: UUID, unchanged: Bool)? {
+        if let match = try writer.externalIDMatch(accountID: account.id, externalID: externalID, comparedWith: incoming,
+                                                  amounts: prepared.amounts) { return match }
+        guard !idNamespace.isEmpty, let bare = raw.externalID, !bare.isEmpty,
+              let legacy = try writer.transaction(accountID: account.id, externalID: bare) else { return nil }
+        try adopt(legacy, as: externalID)
+        return try writer.externalIDMatch(accountID: account.id, externalID: externalID, comparedWith: incoming,
+                                          amounts: prepared.amounts)
+    }
+
+    /// Gives a row stored under a bare id (before namespaces) its namespaced id; its content keys stay.
+    private func adopt(_ legacy: StoredTransaction, as namespaced: String) throws {
+        try writer.setKeys(DedupeKeys(externalID: namespaced, fingerprint: legacy.keys.fingerprint,
+                                      occurrence: legacy.keys.occurrence), forTransaction: legacy.transaction.id)
+    }
+
     /// The parts an earlier version stored for a batch now kept whole, when every one is there as it stored it:
     /// same id, amount and direction, on the same day. Anything less is not that batch.
     private func storedParts(_ parts: [RawFormerPart], of whole: Transaction, account: Account) throws -> [Transaction]? {
         var found: [Transaction] = []
         let day = CalendarDay.string(whole.transactionDate)
         for part in parts {
-            guard let stored = try writer.transaction(accountID: account.id, externalID: part.externalID)?.transaction,
+            guard let stored = try stored(byID: part.externalID, account: account)?.transaction,
                   stored.transactionAmount.amount == part.amount, stored.creditDebitIndicator == part.indicator,
                   CalendarDay.string(stored.transactionDate) == day else { return nil }
             found.append(stored)
@@ -280,9 +349,16 @@ final class ImportSession {
     private func reconcile(_ stored: StoredTransaction, with incoming: Transaction, keys: DedupeKeys) throws {
         var updated = incoming
         updated.id = stored.transaction.id
+        // The day it happened is the earliest day any source gave it: a later listing never moves it later.
+        if stored.transaction.transactionDate < updated.transactionDate {
+            updated.transactionDate = stored.transaction.transactionDate
+        }
         if stored.transaction.status == .pending || stored.transaction.status == .authorized { seenOpen.insert(stored.transaction.id) }
         if updated == stored.transaction {
-            if stored.keys.externalID == nil, keys.externalID != nil { try writer.setKeys(keys, forTransaction: updated.id) }
+            if (stored.keys.externalID == nil && keys.externalID != nil)
+                || (stored.keys.externalID == keys.externalID && stored.keys.occurrence != keys.occurrence) {
+                try writer.setKeys(keys, forTransaction: updated.id)
+            }
             report.unchanged += 1
             return
         }
@@ -292,8 +368,8 @@ final class ImportSession {
     }
 
     private func correct(_ correction: RawCorrection, incoming: inout Transaction, keys: DedupeKeys, account: Account) throws {
-        guard let target = try writer.transaction(accountID: account.id, externalID: correction.targetID) else {
-            if correction.action == .replace, try writer.transaction(accountID: account.id, externalID: keys.externalID ?? "") == nil {
+        guard let target = try stored(byID: correction.targetID, account: account) else {
+            if correction.action == .replace, try keys.externalID.map({ try stored(byID: bare($0), account: account) }) ?? nil == nil {
                 try writer.insert(incoming, keys: keys)
                 note("insert", incoming)
                 report.inserted += 1
@@ -335,14 +411,39 @@ final class ImportSession {
         }?.0
     }
 
+    /// The same transaction seen through another source (docs/dedupe.md): same amount, direction and currency,
+    /// dated within `crossSourceDays` of each other (sources disagree on the day: a posting date, a time in
+    /// another zone), and texts that agree (`TextSimilarity.agreeing`). Another source means another id
+    /// namespace, or one side without an id. The closest text wins, then the closest date.
     private func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
-        let candidates = try writer.transactions(accountID: account.id, on: incoming.transactionDate,
+        let day = Date(timeIntervalSince1970: (incoming.transactionDate.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        let window = Double(Self.crossSourceDays) * 86_400
+        let candidates = try writer.transactions(accountID: account.id, from: day.addingTimeInterval(-window),
+                                                 through: day.addingTimeInterval(window + 86_400),
                                                  amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
-        return candidates.first { c in
-            !claimed.contains(c.transaction.id) && (c.keys.externalID == nil) != (externalID == nil)
-                && c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
+        let prefix = idNamespace + ":"
+        let scored = candidates.compactMap { c -> (StoredTransaction, Double, TimeInterval)? in
+            guard !claimed.contains(c.transaction.id),
+                  c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode else { return nil }
+            let other: Bool
+            switch (externalID, c.keys.externalID) {
+            case (nil, nil): other = false          // two records without ids: their fingerprints decide
+            case (nil, _?), (_?, nil): other = true
+            case (_?, let stored?): other = idNamespace.isEmpty || !stored.hasPrefix(prefix)
+            }
+            guard other else { return nil }
+            let score = TextSimilarity.score(c.transaction, incoming)
+            guard score >= TextSimilarity.agreeing else { return nil }
+            return (c, score, abs(c.transaction.transactionDate.timeIntervalSince(incoming.transactionDate)))
         }
+        return scored.max { a, b in
+            if a.1 != b.1 { return a.1 < b.1 }
+            return a.2 > b.2
+        }?.0
     }
+
+    /// How many days apart two sources may date one transaction.
+    static let crossSourceDays = 3
 
     private func note(_ op: String, _ t: Transaction) {
         guard collectChanges, (report.changes?.count ?? 0) < 1_000 else { return }
@@ -355,6 +456,10 @@ final class ImportSession {
 
 /// How alike two transactions' texts are, 0…1: shared words of the merchant or cleaned description.
 enum TextSimilarity {
+    /// Two texts agree from this score on: half the words of the shorter text (3 letters or more) are in the
+    /// other, or the merchants are equal (docs/dedupe.md has the edge cases).
+    static let agreeing = 0.5
+
     static func score(_ a: Transaction, _ b: Transaction) -> Double {
         if let m = a.merchantName, let n = b.merchantName, !m.isEmpty, m.lowercased() == n.lowercased() { return 1 }
         let x = words(a.transactionDescription + " " + a.originalTransactionDescription)

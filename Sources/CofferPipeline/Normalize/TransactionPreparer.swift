@@ -12,6 +12,8 @@ struct PreparedTransaction: Sendable {
     var fingerprint: Fingerprint
     /// 1 for the first transaction of this fingerprint in this account in the file, 2 for the second…
     var occurrence: Int
+    /// The occurrence as versions before 2026-11 numbered it (over the whole file, not per day).
+    var legacyOccurrence = 1
     /// The institution's id; `nil` when an earlier transaction of the file already had it for this account.
     var externalID: String?
     var repeatedID: Bool
@@ -43,22 +45,27 @@ struct TransactionPreparer {
     let normalizer: DescriptionNormalizer
     /// How the format calls the institution's id, for the repeated-id warning ("FITID").
     let idName: String
+    /// Prefixed to the institution's ids (`ofx:`, `camt:`, `csv:chase-checking:`): see `StatementFormat.idNamespace`.
+    let idNamespace: String
     /// The account id before any statement header, and without a store.
     static let noAccount = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     private var account = ResolvedAccount(id: noAccount, currencyCode: "")
     private var salt: UInt64 = 0
     private var seenIDs: Set<UInt64> = []
     private var seenFingerprints: Set<UInt64> = []
-    /// Occurrence counts of the fingerprints seen more than once.
+    /// Occurrence counts of the fingerprints seen more than once, over the file (legacy) and per day.
     private var repeats: [UInt64: Int] = [:]
+    private var seenDayFingerprints: Set<UInt64> = []
+    private var dayRepeats: [UInt64: Int] = [:]
     private var random = FastRandom()
     /// One clock reading per 10,000 transactions is enough for the time-ordered ids' millisecond part.
     private var now = Date()
     private var count = 0
 
-    init(normalizer: DescriptionNormalizer, idName: String = "id") {
+    init(normalizer: DescriptionNormalizer, idName: String = "id", idNamespace: String = "") {
         self.normalizer = normalizer
         self.idName = idName
+        self.idNamespace = idNamespace
     }
 
     mutating func prepare(_ event: StatementEvent, resolveAccount: (RawStatementHeader) throws -> ResolvedAccount,
@@ -72,10 +79,20 @@ struct TransactionPreparer {
             count += 1
             if count % 10_000 == 0 { now = Date() }
             var prepared = try Self.prepare(raw, id: .timeOrdered(at: now, using: &random), account: account, normalizer: normalizer)
+            // The occurrence counts identical records of one day (the 2nd coffee of the day is 2). Versions before
+            // 2026-11 counted over the whole file (a salary of the same amount next month was 2 as well): that
+            // number is kept beside it, so rows they stored are still found.
+            let day = UInt64(bitPattern: Int64((prepared.transaction.transactionDate.timeIntervalSince1970 / 86_400).rounded(.down)))
             let key = prepared.fingerprint.hash ^ salt
+            let dayKey = key ^ (day &* 0x9E37_79B9_7F4A_7C15)
             if !seenFingerprints.insert(key).inserted {
                 let occurrence = (repeats[key] ?? 1) + 1
                 repeats[key] = occurrence
+                prepared.legacyOccurrence = occurrence
+            }
+            if !seenDayFingerprints.insert(dayKey).inserted {
+                let occurrence = (dayRepeats[dayKey] ?? 1) + 1
+                dayRepeats[dayKey] = occurrence
                 prepared.occurrence = occurrence
             }
             if let id = prepared.externalID, !seenIDs.insert(Self.hash(id) ^ salt).inserted {
@@ -85,6 +102,7 @@ struct TransactionPreparer {
                 try emit(.warning(ParseWarning("\(idName) '\(id)' appears more than once for this account in this file; both are kept",
                                                location: raw.location)))
             }
+            if !idNamespace.isEmpty, let id = prepared.externalID { prepared.externalID = idNamespace + ":" + id }
             try emit(.transaction(prepared))
         case .balance(let raw): try emit(.balance(raw))
         case .end: try emit(.end)

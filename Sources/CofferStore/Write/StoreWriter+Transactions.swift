@@ -144,6 +144,25 @@ extension StoreWriter {
             """), arguments: [accountID, start, start + 86_400_000, Rows.scaled(amount), indicator.rawValue]).map(stored)
     }
 
+    /// The account's transactions dated in `[from, through)` with this amount and direction (candidates for the
+    /// same transaction seen through another source).
+    public func transactions(accountID: UUID, from: Date, through: Date, amount: Decimal,
+                             indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT \(Self.storedColumns) FROM txn
+            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND amount_scaled = ? AND indicator = ?
+            ORDER BY transaction_date, id
+            """), arguments: [accountID, Rows.millis(from), Rows.millis(through), Rows.scaled(amount), indicator.rawValue]).map(stored)
+    }
+
+    /// Whether the account holds institution ids outside the namespace `prefix` (`ofx:`): records another source
+    /// identified, which this source's records may be.
+    public func hasExternalIDs(accountID: UUID, outside prefix: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND external_id IS NOT NULL AND substr(external_id, 1, ?) != ?)
+            """, arguments: [accountID, prefix.count, prefix]) ?? false
+    }
+
     /// Replaces a transaction's dedupe keys without changing its data (no history change): a record from a
     /// higher-fidelity source lends its institution id.
     public func setKeys(_ keys: DedupeKeys, forTransaction id: UUID) throws {
