@@ -102,6 +102,30 @@ import Testing
         #expect(try await bench.transactions().count == 2)
     }
 
+    @Test func aReissuedFITIDIsTheSameRowAndAGenuinelyNewRowIsStillNew() async throws {
+        // The bank changes every FITID on each download: the second download (same period) repeats the row under a
+        // new id, and adds one genuinely new row.
+        let bench = try Workbench()
+        _ = try bench.importing("a.ofx", Self.ofx([("20260505", "-4.20", "A-1", "CORNER BAKERY")]))
+        let b = try bench.importing("b.ofx", Self.ofx([("20260505", "-4.20", "B-1", "CORNER BAKERY"),
+                                                       ("20260506", "-9.00", "B-2", "METRO TRANSIT")]))
+        #expect((b.inserted, b.unchanged) == (1, 1))
+        #expect(b.warnings.contains { $0.contains("re-issued") })
+        // Both downloads again: nothing new, nothing flips.
+        #expect(try bench.importing("a.ofx", Self.ofx([("20260505", "-4.20", "A-1", "CORNER BAKERY")]), force: true).inserted == 0)
+        #expect(try bench.importing("b.ofx", Self.ofx([("20260505", "-4.20", "B-1", "CORNER BAKERY"),
+                                                       ("20260506", "-9.00", "B-2", "METRO TRANSIT")]), force: true).inserted == 0)
+        #expect(try await bench.transactions().count == 2)
+    }
+
+    @Test func aCSVWithoutAPeriodNeverReissues() async throws {
+        // A CSV export states no period: its lone second coffee with a new id is a second coffee.
+        let bench = try Workbench()
+        let header = "Id,Date,Description,Amount\n"
+        _ = try bench.importing("a.csv", header + "C-1,2026-03-04,BLUE BOTTLE COFFEE,-4.50\n", profile: "test-bank-ids")
+        #expect(try bench.importing("b.csv", header + "C-2,2026-03-04,BLUE BOTTLE COFFEE,-4.50\n", profile: "test-bank-ids").inserted == 1)
+    }
+
     @Test func twinsStayTwoAcrossSourcesInEitherOrder() async throws {
         for csvFirst in [false, true] {
             let bench = try Workbench()

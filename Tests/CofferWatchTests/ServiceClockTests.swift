@@ -37,7 +37,9 @@ struct ServiceClockTests {
         let started = Date()
         let service = WatchService(importer: try bench.importer(store), configuration: settings, clock: clock, logger: quietLogger)
         try await service.run()
-        #expect(Date().timeIntervalSince(started) < 20)
+        // Real time would take the settle time and an hour; on two busy cores (the suite runs CPU-heavy property
+        // tests beside this one) the yields of the manual clock can take tens of seconds, never an hour.
+        #expect(Date().timeIntervalSince(started) < 300)
         #expect(try await store.imports().count == 1)
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 1)
 

@@ -24,7 +24,7 @@ final class ImportSession {
     var report: FileReport
     let collectChanges: Bool
     let progress: ((Int) -> Void)?
-    private let checkTombstones: Bool
+    private var checkTombstones: Bool
     private let fallback: StatementAccount.Fallback
 
     // Statement state
@@ -47,6 +47,12 @@ final class ImportSession {
     private var claimed: Set<UUID> = []
     /// The account holds ids of another source (or from before namespaces): cross-source matching may find them.
     private var idsOutsideNamespace = false
+    /// Namespaced ids this file matched to stored rows or inserted (never taken for a re-issued id).
+    private var idsMatched: Set<String> = []
+    /// Rows of the current statement whose id the bank re-issued.
+    private var reissued = 0
+    /// Stored rows this file matched by an institution id.
+    private var matchedRows: Set<UUID> = []
     private var processed = 0
 
     /// The namespace of this file's institution ids (`ofx`, `camt`, `csv:<profile>`); ids arrive prefixed with it.
@@ -130,6 +136,11 @@ final class ImportSession {
             coverage.append((account.id, start, endOfDay))
         }
         seenOpenByAccount[account.id] = seenOpen
+        if reissued > 0, let header {
+            report.warnings.append("\(header.location): \(reissued) transaction(s) came with new ids for rows already stored "
+                                   + "(the institution re-issued its ids): matched by their content, not stored again")
+        }
+        reissued = 0
         self.account = nil
         self.header = nil
     }
@@ -197,6 +208,8 @@ final class ImportSession {
         if !fresh {
             if let externalID, let match = try idMatch(externalID, raw: raw, incoming: incoming, prepared: prepared,
                                                        account: account) {
+                idsMatched.insert(externalID)
+                matchedRows.insert(match.id)
                 if match.unchanged {
                     if incoming.status == .pending || incoming.status == .authorized { seenOpen.insert(match.id) }
                     report.unchanged += 1
@@ -231,15 +244,36 @@ final class ImportSession {
             }
         }
         if checkTombstones {
-            let deleted = try (externalID.map { id in
+            var deleted = try (externalID.map { id in
                 try writer.isDeleted(accountID: account.id, externalID: id)
                     || (raw.externalID.map { try writer.isDeleted(accountID: account.id, externalID: $0) } ?? false)
             } ?? false)
-                || writer.isDeleted(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
+            if deleted, let externalID, let owner = try writer.retiredOwner(accountID: account.id, externalID: externalID),
+               matchedRows.contains(owner) {
+                // The id was retired for a re-issued one, and this file lists both: two transactions after all.
+                deleted = false
+            } else if !deleted {
+                deleted = try writer.isDeleted(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
+            }
             if deleted {
                 report.unchanged += 1
                 return
             }
+        }
+        if let externalID, !fresh, let stored = try reissueMatch(incoming, externalID: externalID, account: account) {
+            // The bank re-issued its id for a row already stored: the new id is the row's now, the old one retired
+            // (so the older download is still recognised), and the statement says so once.
+            try writer.retireKeys(DedupeKeys(externalID: stored.keys.externalID), ofTransaction: stored.transaction.id,
+                                  accountID: account.id)
+            try writer.setKeys(DedupeKeys(externalID: externalID, fingerprint: stored.keys.fingerprint,
+                                          occurrence: stored.keys.occurrence), forTransaction: stored.transaction.id)
+            checkTombstones = true
+            claimed.insert(stored.transaction.id)
+            idsMatched.insert(externalID)
+            if stored.transaction.status == .pending || stored.transaction.status == .authorized { seenOpen.insert(stored.transaction.id) }
+            reissued += 1
+            report.unchanged += 1
+            return
         }
         if incoming.status == .booked, facts.hasOpenTransactions, let pending = try pendingMatch(for: incoming, account: account) {
             incoming.id = pending.transaction.id
@@ -280,6 +314,7 @@ final class ImportSession {
             return
         }
         try writer.insert(incoming, keys: keys, amounts: prepared.amounts)
+        if let externalID { idsMatched.insert(externalID) }  // a twin later in the file is no re-issue of it
         if incoming.status == .pending || incoming.status == .authorized {
             seenOpen.insert(incoming.id)
             facts.hasOpenTransactions = true
@@ -304,6 +339,28 @@ final class ImportSession {
         guard prepared.legacyOccurrence != prepared.occurrence else { return nil }
         return try writer.transaction(accountID: account.id, fingerprint: prepared.fingerprint.key,
                                       occurrence: prepared.legacyOccurrence)
+    }
+
+    /// A stored row of this namespace that an incoming record with a new id repeats (same day, amount, direction
+    /// and currency, texts that agree: the stored text may be another source's that lent it this namespace's id),
+    /// which no record of this file has matched or inserted: the institution re-issued its id (docs/dedupe.md).
+    /// A genuinely new row has no such twin and is inserted.
+    private func reissueMatch(_ incoming: Transaction, externalID: String, account: Account) throws -> StoredTransaction? {
+        // Only a statement that states its period (OFX DTSTART/DTEND, camt FrToDt) says it lists every row of a
+        // day; a CSV export's rows may be a part of one (its second coffee of a day is a new coffee).
+        guard !idNamespace.isEmpty, let start = header?.periodStart?.date, let end = header?.periodEnd?.date,
+              incoming.transactionDate >= start.addingTimeInterval(-86_400), incoming.transactionDate <= end.addingTimeInterval(86_400)
+        else { return nil }
+        let prefix = idNamespace + ":"
+        let day = Date(timeIntervalSince1970: (incoming.transactionDate.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        return try writer.transactions(accountID: account.id, from: day, through: day.addingTimeInterval(86_400),
+                                       amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
+            .first { c in
+                guard let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
+                      !claimed.contains(c.transaction.id) else { return false }
+                return c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
+                    && TextSimilarity.score(c.transaction, incoming) >= TextSimilarity.agreeing
+            }
     }
 
     /// The id as the file says it, without this file's namespace.

@@ -70,6 +70,14 @@ extension StoreWriter {
                           arguments: [accountID, externalID]) ?? false
     }
 
+    /// The transaction that carried this institution id before it was retired (deleted, booked from pending, or
+    /// given a re-issued id), if any.
+    public func retiredOwner(accountID: UUID, externalID: String) throws -> UUID? {
+        try UUID.fetchOne(db.cachedStatement(sql: """
+            SELECT transaction_id FROM tombstone WHERE account_id = ? AND external_id = ? ORDER BY deleted_seq DESC LIMIT 1
+            """), arguments: [accountID, externalID])
+    }
+
     /// Whether a transaction with this fingerprint and occurrence was deleted from the account before.
     public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND fingerprint = ? AND occurrence = ? LIMIT 1"),
