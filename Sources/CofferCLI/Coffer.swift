@@ -29,14 +29,20 @@ struct CofferCommand: AsyncParsableCommand {
         bootstrapLogging()
         do {
             var command = try parseAsRoot()
+            // `watch` turns its first signal into a graceful shutdown of its own; every other command
+            // checkpoints the store on a signal, then ends by it.
+            if !(command is WatchCommand) { ExitSignals.install() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
+            // Close (checkpoint) on errors too: a failed command leaves the store as one file like any other.
+            OpenStores.closeAll()
             exit(withError: error)
         }
+        OpenStores.closeAll()
     }
 
     static let configuration = CommandConfiguration(
@@ -61,7 +67,7 @@ struct CofferCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
-            ProfileCommand.self,
+            ProfileCommand.self, ImportsCommand.self, BackupCommand.self, DoctorCommand.self,
         ])
 }
 
@@ -72,8 +78,11 @@ struct StoreOptions: ParsableArguments {
 
     var path: String { store ?? FinanceStore.defaultPath() }
 
+    /// Opens the store; it is closed (its log checkpointed into the file) when the command exits.
     func open(_ access: FinanceStore.Access) throws -> FinanceStore {
-        try FinanceStore(path: path, access: access)
+        let store = try FinanceStore(path: path, access: access)
+        OpenStores.register(store)
+        return store
     }
 }
 

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// Coffer's store: FinanceKit's `FinanceStore`, on a SQLite file.
 ///
@@ -37,6 +38,13 @@ public final class FinanceStore: Sendable {
     /// History tokens' MAC, keyed once.
     let tokenMAC: TokenMAC
     let logger: Logger
+    /// Set once `close()` ran.
+    let closed = Mutex(false)
+    /// For `.readWrite`: the descriptor the opening flock was taken on, kept open until the store closes. Closing
+    /// any descriptor of a file drops every POSIX (fcntl) lock the process holds on it, SQLite's included: the
+    /// shared lock by which other processes see that this one still uses the write-ahead log. Without it, the
+    /// last other process to close would checkpoint and delete the log in the middle of this one's import.
+    let openingLock: Mutex<Int32?>
 
     /// Opens (and, for `.readWrite`, creates or migrates) the store at `path`.
     ///
@@ -53,9 +61,12 @@ public final class FinanceStore: Sendable {
         }
         // Two processes opening a new or older store at once (cron overlap) must not both create or migrate it:
         // hold an exclusive flock on the file while checking, opening and migrating. flock is separate from
-        // SQLite's own fcntl locks on Linux, so it does not disturb them.
+        // SQLite's own fcntl locks on Linux, so it does not disturb them; but closing its descriptor would drop
+        // them (POSIX), so once the store is open the flock is released and the descriptor kept (`openingLock`).
         let lock = access == .readWrite ? StoreFile.lockExclusively(path: path) : nil
-        defer { StoreFile.unlock(lock) }
+        var opened = false
+        defer { if opened { StoreFile.release(lock) } else { StoreFile.unlock(lock) } }
+        openingLock = Mutex(lock)
         // For .readOnly, the checks run on a reader connection that queries then keep using.
         let checked = try StoreFile.check(path: path, access: access)
 
@@ -89,7 +100,7 @@ public final class FinanceStore: Sendable {
                 var complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 if !complete, FileManager.default.isWritableFile(atPath: path) {
                     // A store from an older Coffer: upgrade it (under the same lock as any writer), then read.
-                    _ = try FinanceStore(path: path, access: .readWrite, logger: logger)
+                    try FinanceStore(path: path, access: .readWrite, logger: logger).close()
                     complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 }
                 guard complete else {
@@ -103,11 +114,18 @@ public final class FinanceStore: Sendable {
             storeID = id
             tokenKeyData = key
             tokenMAC = TokenMAC(key: SymmetricKey(data: key))
+            opened = true
         } catch let error as CofferError {
             throw error
         } catch {
             throw StoreFile.describe(error, path: path)
         }
+    }
+
+    deinit {
+        // A store dropped without `close()`: its connections close right after this (GRDB and `ReaderPool` close
+        // theirs on deallocation), so the kept descriptor can go now.
+        if let fd = openingLock.withLock({ $0.take() }) { posixClose(fd) }
     }
 
     /// Whether every migration this build knows has run (GRDB's `hasCompletedMigrations`, on a reader connection).

@@ -4,8 +4,14 @@ import Testing
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
-/// The built `coffer` binary (`swift test` builds it with the tests).
+/// The built `coffer` binary (`swift test` builds it with the tests): the one beside this test bundle, whatever the
+/// scratch path (`--scratch-path`), else the usual one.
 let cofferBinary: String = {
+    let here = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
+    for folder in [here, here.deletingLastPathComponent()] {
+        let path = folder.appendingPathComponent("coffer").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
     for configuration in ["debug", "release"] {
         let path = packageRoot + "/.build/\(configuration)/coffer"
         if FileManager.default.isExecutableFile(atPath: path) { return path }

@@ -16,7 +16,15 @@ let packageRoot: String = {
 }()
 
 /// The built `coffer` binary (`swift test` builds every product first).
-let cofferBinary = packageRoot + "/.build/debug/coffer"
+/// The `coffer` built beside this test bundle (whatever the scratch path), else the usual one.
+let cofferBinary: String = {
+    let here = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
+    for folder in [here, here.deletingLastPathComponent()] {
+        let path = folder.appendingPathComponent("coffer").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return packageRoot + "/.build/debug/coffer"
+}()
 
 /// A fresh folder with a store, a configuration (shipped rules plus a small CSV test profile) and an inbox.
 struct WatchBench {

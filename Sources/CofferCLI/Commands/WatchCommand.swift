@@ -83,6 +83,7 @@ struct WatchCommand: AsyncParsableCommand {
                 logger.notice("shutting down after the file in hand; a second signal stops at once", metadata: ["signal": "\(signal)"])
             } else {
                 logger.warning("second signal: stopping now", metadata: ["signal": "\(signal)"])
+                OpenStores.checkpointForSignal()
                 _exit(128 + signal.rawValue)
             }
         }

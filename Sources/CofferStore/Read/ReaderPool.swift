@@ -17,6 +17,8 @@ import Synchronization
 final class ReaderPool: Sendable {
     let path: String
     private let idle = Mutex<[ReaderConnection]>([])
+    /// Set by `close()`: no connection is opened or kept from then on.
+    private let closed = Atomic<Bool>(false)
     /// Idle connections kept for reuse; more are opened under load and closed when given back.
     private let keep = 4
 
@@ -28,14 +30,28 @@ final class ReaderPool: Sendable {
 
     /// Runs `body` on an idle connection (opened on first use), on the calling thread.
     func withConnection<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
+        guard !closed.load(ordering: .acquiring) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the store at \(path) was closed")
+        }
         let connection = try idle.withLock { $0.popLast() } ?? ReaderConnection(path: path)
         defer {
             connection.finishStatements()
             idle.withLock { list in
-                if list.count < keep { list.append(connection) }
+                if list.count < keep, !closed.load(ordering: .acquiring) { list.append(connection) }
             }
         }
         return try body(connection)
+    }
+
+    /// Closes the idle connections; one in use closes when it is given back. Reads throw from then on.
+    func close() {
+        closed.store(true, ordering: .releasing)
+        // Outside the lock: deinit closes each connection.
+        let connections = idle.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        _ = connections
     }
 }
 

@@ -25,10 +25,13 @@ enum StoreFile {
         guard fm.isReadableFile(atPath: path) else {
             throw CofferError(.notAStore, "\(path) cannot be read (permissions)")
         }
-        let head = (FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 16) }).map { [UInt8]($0) } ?? []
-        if !head.isEmpty, head != sqliteMagic {
-            throw CofferError(.notAStore, "\(path) is not a SQLite database, so not a Coffer store; refusing to touch it")
-        }
+        // Whether the file is empty (a new store), from its size: SQLite itself then refuses a file that is not a
+        // database (SQLITE_NOTADB, before writing anything) on the read-only connection below. Reading the header
+        // here through a descriptor of our own would, on closing it, drop every POSIX lock this process holds on
+        // the file (SQLite's, for a store already open in the process), and other processes would then take the
+        // store for unused and delete its write-ahead log.
+        let size = (try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        let isEmpty = (size?.int64Value ?? 0) == 0
         if access == .readWrite, !fm.isWritableFile(atPath: path) {
             throw CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it (check its permissions)")
         }
@@ -39,7 +42,7 @@ enum StoreFile {
             } catch {
                 throw describe(error, path: path)
             }
-            if !head.isEmpty {
+            if !isEmpty {
                 let tables: [String]
                 let applied: [String]
                 do {
@@ -52,7 +55,7 @@ enum StoreFile {
             }
             return connection
         }
-        if head.isEmpty { return nil }
+        if isEmpty { return nil }
         // A SQLite file: make sure it is Coffer's, and not from a newer Coffer, before opening it in WAL mode.
         var config = Configuration()
         config.readonly = true
@@ -115,6 +118,12 @@ enum StoreFile {
             }
         }
         return fd
+    }
+
+    /// Releases the flock but keeps the descriptor open (see `FinanceStore.openingLock`).
+    static func release(_ fd: Int32?) {
+        guard let fd else { return }
+        flock(fd, LOCK_UN)
     }
 
     static func unlock(_ fd: Int32?) {
