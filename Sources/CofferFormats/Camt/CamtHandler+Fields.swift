@@ -120,10 +120,11 @@ extension CamtHandler {
 
     /// An optional value: empty is absent; malformed is dropped with a warning naming the element.
     func lenient<T>(_ read: () throws -> T?) throws -> T? {
-        guard leafText != nil else { return nil }
+        guard !text.isEmpty else { return nil }
         do {
             return try read()
         } catch let problem as CofferError where problem.code == .badInput {
+            if leafText == nil { return nil }  // only spaces: as empty
             try emit?(.warning(ParseWarning("\(problem.message); the value is ignored",
                                             location: problem.location ?? location(upTo: path.count - 1))))
             return nil

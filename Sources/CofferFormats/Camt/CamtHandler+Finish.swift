@@ -87,7 +87,8 @@ extension CamtHandler {
     /// Emits `.begin` once the statement's currency can be chosen (see `CamtStatement`), then the balances that
     /// waited for it.
     func begin(entryCurrency: String?) throws {
-        guard var statement, !statement.begun else { return }
+        // Checked before copying the statement: this runs for every entry.
+        guard statement?.begun == false, var statement else { return }
         statement.currency = statement.currency
             ?? statement.pendingBalances.lazy.compactMap(\.currencyCode).first ?? entryCurrency
         statement.header.account.currencyCode = statement.currency

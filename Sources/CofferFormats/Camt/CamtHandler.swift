@@ -53,6 +53,13 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         self.emit = emit
     }
 
+    /// A `Ccy` attribute as a code: upper-cased and trimmed only when it needs it (almost never: this runs for
+    /// every amount).
+    static func currencyCode(_ value: String) -> String {
+        guard value.utf8.contains(where: { ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x20 }) else { return value }
+        return value.trimmingCharacters(in: .whitespaces).uppercased()
+    }
+
     // MARK: XMLParserDelegate
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
@@ -60,7 +67,7 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         guard failure == nil else { return }
         path.append(elementName)
         text = ""
-        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"].map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"].map(CamtHandler.currencyCode)
         let depth = path.count - 1
         lastStartDepth = depth
         do {
