@@ -58,13 +58,10 @@ extension CamtHandler {
             guard let value else { return }
             entry?.statusCode = value
             entry?.status = Self.status(value)
-        case "BookgDt/Dt", "BookgDt/DtTm", "ValDt/Dt", "ValDt/DtTm":
-            let isDay = key.hasSuffix("/Dt")
-            guard let d = try lenient({ isDay ? try date(value) : try dateTime(value) }) else {
-                if value != nil { entry?.unreadableDates.append("\(key) '\(value ?? "")'") }
-                return
-            }
-            if key.hasPrefix("BookgDt") { entry?.bookingDate = d } else { entry?.valueDate = d }
+        case "BookgDt/Dt": if let d = try entryDate(key, isDay: true) { entry?.bookingDate = d }
+        case "BookgDt/DtTm": if let d = try entryDate(key, isDay: false) { entry?.bookingDate = d }
+        case "ValDt/Dt": if let d = try entryDate(key, isDay: true) { entry?.valueDate = d }
+        case "ValDt/DtTm": if let d = try entryDate(key, isDay: false) { entry?.valueDate = d }
         case "AcctSvcrRef": entry?.accountServicerRef = value
         case "NtryRef": entry?.entryRef = value
         case "AddtlNtryInf": entry?.additionalInfo = value
@@ -75,6 +72,16 @@ extension CamtHandler {
                 entry?.details.apply(detail)
             }
         }
+    }
+
+    /// An entry's booking or value date; one that is there but unreadable is noted for the entry's error.
+    private func entryDate(_ key: String, isDay: Bool) throws -> RawDate? {
+        let value = leafText
+        guard let d = try lenient({ isDay ? try date(value) : try dateTime(value) }) else {
+            if let value { entry?.unreadableDates.append("\(key) '\(value)'") }
+            return nil
+        }
+        return d
     }
 
     func txField(_ key: String) throws {

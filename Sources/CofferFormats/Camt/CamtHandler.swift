@@ -163,8 +163,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
                 balanceDepth = depth
                 balance = CamtBalanceDraft()
             }
-        } else if let e = entryDepth, name == "TxDtls",
-                  (depth == e + 2 && path[e + 1] == "NtryDtls") || depth == e + 1 {
+        } else if let e = entryDepth, depth == e + 2 || depth == e + 1, name == "TxDtls",
+                  depth == e + 1 || path[e + 1] == "NtryDtls" {
             // `Ntry/NtryDtls/TxDtls`; version .001.01 has no `NtryDtls` and puts `TxDtls` in the entry.
             txIndex += 1
             txDepth = depth
