@@ -86,14 +86,34 @@ import Testing
         _ = try bench.importing("first.csv", first)
         let hold = try #require(try await bench.transactions().first { $0.status == .pending })
         let token = try await bench.token()
-        let later = try bench.importing("later.csv", csv(["2026-03-10,RENT,-900.00,booked", "2026-03-20,BOOKSHOP,-12.00,booked"]))
-        #expect((later.inserted, later.updated, later.deleted) == (0, 0, 1))
+        // Newer by its content (a CSV's as-of time is its latest row's day: 03-22 after 03-20), not by being
+        // imported second (docs/dedupe.md).
+        let later = try bench.importing("later.csv", csv(["2026-03-10,RENT,-900.00,booked", "2026-03-20,BOOKSHOP,-12.00,booked",
+                                                          "2026-03-22,BAKERY,-3.10,booked"]))
+        #expect((later.inserted, later.updated, later.deleted) == (1, 0, 1))
         let changes = try await bench.changes(since: token)
         #expect(changes.deleted == [hold.id])
         // Importing the first statement again does not resurrect it.
         let again = try bench.importing("first.csv", first, force: true)
         #expect((again.inserted, again.updated, again.deleted) == (0, 0, 0))
-        #expect(try await bench.transactions().count == 2)
+        #expect(try await bench.transactions().count == 3)
+    }
+
+    @Test func anOlderStatementImportedLaterDeletesNoPendingRow() async throws {
+        // The statement of 03-25 lists the hold; the one of 03-20, imported after it, does not: it is older, so
+        // it says nothing about the hold. An OFX statement (no pending rows in it) whose period ends less than 10
+        // days after a pending row does not retire it either.
+        let bench = try Workbench()
+        _ = try bench.importing("newer.csv", csv(["2026-03-12,HOTEL HOLD,-150.00,pending", "2026-03-25,BOOKSHOP,-12.00,booked"]))
+        let older = try bench.importing("older.csv", csv(["2026-03-10,RENT,-900.00,booked", "2026-03-20,CAFE,-4.00,booked"]))
+        #expect(older.deleted == 0)
+        #expect(try await bench.transactions().contains { $0.status == .pending })
+        // Equal as-of times delete nothing either.
+        let equal = try bench.importing("equal.csv", csv(["2026-03-11,RENT,-900.00,booked", "2026-03-25,BOOKSHOP,-12.00,booked"]))
+        #expect(equal.deleted == 0)
+        // A newer one that lists pending rows and not the hold: gone.
+        let newest = try bench.importing("newest.csv", csv(["2026-03-11,RENT,-900.00,booked", "2026-03-26,TEA,-2.00,booked"]))
+        #expect(newest.deleted == 1)
     }
 
     @Test func aRecordTheInstitutionCorrectedIsAnUpdate() async throws {

@@ -135,8 +135,10 @@ public struct CSVStatementParser: StatementParser {
         var opened = try open(input, delimiter: delimiter)
         let (reader, mapper) = (opened.reader, opened.mapper)
         let number = try only ?? fileAccountNumber(input, headerLine: opened.headerLine)
-        try emit(.begin(RawStatementHeader(account: profile.accountIdentity(number: number),
-                                           location: SourceLocation(file: input.name, line: max(opened.headerLine, 1)))))
+        var header = RawStatementHeader(account: profile.accountIdentity(number: number),
+                                        location: SourceLocation(file: input.name, line: max(opened.headerLine, 1)))
+        header.listsPending = profile.columns.status != nil
+        try emit(.begin(header))
         var held: [(failure: CSVRowMapper.Failure, line: Int)] = []
         var warnedEncoding = false
         var firstBalance: (date: RawDate, balance: Decimal, line: Int)?

@@ -92,6 +92,8 @@ extension CamtHandler {
         statement.currency = statement.currency
             ?? statement.pendingBalances.lazy.compactMap(\.currencyCode).first ?? entryCurrency
         statement.header.account.currencyCode = statement.currency
+        statement.header.asOf = statement.created ?? messageCreated ?? statement.header.periodEnd
+        statement.header.listsPending = isReport
         statement.begun = true
         let waiting = statement.pendingBalances
         statement.pendingBalances = []

@@ -42,6 +42,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
     var statement: CamtStatement?
     /// `GrpHdr/CreDtTm`, when a statement has no `CreDtTm` of its own.
     var messageCreated: RawDate?
+    /// The current statement is a camt.052 report (`Rpt`), the format that lists pending entries.
+    var isReport = false
     var entry: CamtEntry?
     var tx: CamtTxDetails?
     var balance: CamtBalanceDraft?
@@ -146,6 +148,7 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             return
         }
         if depth == documentDepth + 2, statementDepth == nil, name == "Stmt" || name == "Rpt" || name == "Ntfctn" {
+            isReport = name == "Rpt"
             statementIndex += 1
             entryIndex = 0
             balanceIndex = 0

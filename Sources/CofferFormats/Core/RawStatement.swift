@@ -67,6 +67,13 @@ public struct RawStatementHeader: Sendable {
     public var periodEnd: RawDate?
     /// The statement's own id (camt `Stmt/Id`), when given.
     public var statementID: String?
+    /// When the institution made the statement (OFX `DTSERVER`, else `DTEND`; camt `CreDtTm`, else the message's,
+    /// else `ToDtTm`): which of two statements is newer (docs/dedupe.md). Nil when the file does not say (CSV:
+    /// the import takes its latest row's date).
+    public var asOf: RawDate?
+    /// Whether the format lists pending rows (camt.052, a CSV with a status column): a statement that does can
+    /// say a pending row is gone; one that does not says so only when its period ends long after the row.
+    public var listsPending = false
     public var location: SourceLocation
 
     public init(account: RawAccountIdentity, periodStart: RawDate? = nil, periodEnd: RawDate? = nil,

@@ -26,6 +26,8 @@ struct OFXStatementAssembler {
 
     private var institutionName: String?
     private var institutionFID: String?
+    /// `SONRS/DTSERVER`: when the institution answered, the statements' as-of time.
+    private var serverTime: RawDate?
     private var status: (code: String?, severity: String?, message: String?) = (nil, nil, nil)
     private var statement: StatementState?
     private var transaction: OFXTransactionFields?
@@ -151,6 +153,8 @@ struct OFXStatementAssembler {
         case .fi:
             if tag == .org { institutionName = values.text(value) }
             if tag == .fid { institutionFID = values.text(value) }
+        case .sonrs where tag == .dtServer:
+            serverTime = OFXDate.parse(value)
         case .stmtRs, .ccStmtRs, .invStmtRs:
             if tag == .curDef, !value.isEmpty { statement?.header.account.currencyCode = values.code(value) }
         case .bankAcctFrom, .ccAcctFrom, .invAcctFrom:
@@ -221,7 +225,8 @@ struct OFXStatementAssembler {
 
     private mutating func beginIfNeeded() {
         // Checked without copying the statement state: this runs for every transaction.
-        guard statement?.began == false, let header = statement?.header else { return }
+        guard statement?.began == false, var header = statement?.header else { return }
+        header.asOf = serverTime ?? header.periodEnd
         statement?.began = true
         events.append(.begin(header))
         for raw in statement?.pendingBalances ?? [] { events.append(.balance(raw)) }

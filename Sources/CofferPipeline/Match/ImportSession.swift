@@ -39,7 +39,25 @@ final class ImportSession {
     /// rows a period covers and no statement of the file lists are deleted once the whole file is read (two
     /// statements of one account in one file, a camt currency part on an older store, never retire each other's).
     private var seenOpenByAccount: [UUID: Set<UUID>] = [:]
-    private var coverage: [(accountID: UUID, from: Date, through: Date)] = []
+    private var coverage: [Coverage] = []
+    /// Open rows the current statement lists: noted with its as-of time when it ends.
+    private var seenThisStatement: Set<UUID> = []
+
+    /// A period a statement of the file covers, and what it may say about pending rows in it (docs/dedupe.md).
+    struct Coverage {
+        var accountID: UUID
+        var from: Date
+        var through: Date
+        /// When the statement was made; only rows no newer statement listed can be retired by it.
+        var asOf: Date
+        /// The format lists pending rows; else a row is retired only when the period ends 10 days after it.
+        var listsPending: Bool
+    }
+
+    private func markSeen(_ id: UUID) {
+        seenOpen.insert(id)
+        seenThisStatement.insert(id)
+    }
     /// What the account held before this statement (see `StoreWriter.facts`).
     private var facts = StoreWriter.AccountFacts(hasTransactions: false, hasExternalIDs: false,
                                                   hasRecordsWithoutExternalID: false, hasOpenTransactions: false)
@@ -94,6 +112,11 @@ final class ImportSession {
             let seen = seenOpenByAccount[window.accountID] ?? []
             for stored in try writer.openTransactions(accountID: window.accountID, from: window.from, through: window.through)
             where !seen.contains(stored.transaction.id) {
+                // Only a statement newer than every one that listed the row says it is gone, and only one that
+                // lists pending rows, or whose period ends long enough after the row for it to have posted.
+                if let listed = try writer.listingAsOf(transactionID: stored.transaction.id), listed >= window.asOf { continue }
+                if !window.listsPending,
+                   window.through < stored.transaction.transactionDate.addingTimeInterval(Self.postingDays * 86_400) { continue }
                 try writer.delete(stored)
                 note("delete", stored.transaction)
                 report.deleted += 1
@@ -131,10 +154,14 @@ final class ImportSession {
         // in `finish`, once every statement of the file is read.
         let start = header?.periodStart?.date ?? minDate
         let end = header?.periodEnd?.date ?? maxDate
+        let asOf = header?.asOf?.date ?? maxDate ?? Date()
         if let start, let end, start <= end {
             let endOfDay = CalendarDay.isMidnightUTC(end) ? end.addingTimeInterval(86_399.999) : end
-            coverage.append((account.id, start, endOfDay))
+            coverage.append(Coverage(accountID: account.id, from: start, through: endOfDay, asOf: asOf,
+                                     listsPending: header?.listsPending ?? false))
         }
+        for id in seenThisStatement { try writer.noteListing(transactionID: id, asOf: asOf) }
+        seenThisStatement = []
         seenOpenByAccount[account.id] = seenOpen
         if reissued > 0, let header {
             report.warnings.append("\(header.location): \(reissued) transaction(s) came with new ids for rows already stored "
@@ -211,7 +238,7 @@ final class ImportSession {
                 idsMatched.insert(externalID)
                 matchedRows.insert(match.id)
                 if match.unchanged {
-                    if incoming.status == .pending || incoming.status == .authorized { seenOpen.insert(match.id) }
+                    if incoming.status == .pending || incoming.status == .authorized { markSeen(match.id) }
                     report.unchanged += 1
                 } else if let stored = try writer.transaction(id: match.id) {
                     try reconcile(stored, with: incoming, keys: keys)
@@ -220,7 +247,7 @@ final class ImportSession {
             }
             if !raw.formerParts.isEmpty, let parts = try storedParts(raw.formerParts, of: incoming, account: account) {
                 // A batch an earlier version stored as its parts: it is there already.
-                for part in parts where part.status == .pending || part.status == .authorized { seenOpen.insert(part.id) }
+                for part in parts where part.status == .pending || part.status == .authorized { markSeen(part.id) }
                 report.unchanged += 1
                 return
             }
@@ -270,7 +297,7 @@ final class ImportSession {
             checkTombstones = true
             claimed.insert(stored.transaction.id)
             idsMatched.insert(externalID)
-            if stored.transaction.status == .pending || stored.transaction.status == .authorized { seenOpen.insert(stored.transaction.id) }
+            if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
             reissued += 1
             report.unchanged += 1
             return
@@ -283,7 +310,7 @@ final class ImportSession {
             try writer.retireKeys(pending.keys, ofTransaction: pending.transaction.id, accountID: account.id)
             try writer.update(incoming, keys: keys)
             claimed.insert(pending.transaction.id)
-            seenOpen.insert(pending.transaction.id)
+            markSeen(pending.transaction.id)
             note("update", incoming)
             report.updated += 1
             return
@@ -298,7 +325,7 @@ final class ImportSession {
                                    forTransaction: other.transaction.id)
             }
             claimed.insert(other.transaction.id)
-            if other.transaction.status == .pending || other.transaction.status == .authorized { seenOpen.insert(other.transaction.id) }
+            if other.transaction.status == .pending || other.transaction.status == .authorized { markSeen(other.transaction.id) }
             if incoming.transactionDate < other.transaction.transactionDate {
                 // The day it happened is the earliest day any source gives it (docs/dedupe.md).
                 var earlier = other.transaction
@@ -316,7 +343,7 @@ final class ImportSession {
         try writer.insert(incoming, keys: keys, amounts: prepared.amounts)
         if let externalID { idsMatched.insert(externalID) }  // a twin later in the file is no re-issue of it
         if incoming.status == .pending || incoming.status == .authorized {
-            seenOpen.insert(incoming.id)
+            markSeen(incoming.id)
             facts.hasOpenTransactions = true
         }
         note("insert", incoming)
@@ -410,7 +437,7 @@ final class ImportSession {
         if stored.transaction.transactionDate < updated.transactionDate {
             updated.transactionDate = stored.transaction.transactionDate
         }
-        if stored.transaction.status == .pending || stored.transaction.status == .authorized { seenOpen.insert(stored.transaction.id) }
+        if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
         if updated == stored.transaction {
             if (stored.keys.externalID == nil && keys.externalID != nil)
                 || (stored.keys.externalID == keys.externalID && stored.keys.occurrence != keys.occurrence) {
@@ -501,6 +528,8 @@ final class ImportSession {
 
     /// How many days apart two sources may date one transaction.
     static let crossSourceDays = 3
+    /// How long after a pending row a statement that lists no pending rows must end to say the row is gone.
+    static let postingDays: Double = 10
 
     private func note(_ op: String, _ t: Transaction) {
         guard collectChanges, (report.changes?.count ?? 0) < 1_000 else { return }

@@ -182,6 +182,17 @@ enum Schema {
                     WHERE t.currency_code != a.currency_code;
                 """)
         }
+        // Statement chronology for pending rows (docs/dedupe.md): the as-of time of the newest statement that
+        // listed each open row. Only a strictly newer statement may say such a row is gone. Rows stored before
+        // have none: any statement covering them may, as before.
+        migrator.registerMigration("v6-open-row-listings") { db in
+            try db.execute(sql: """
+                CREATE TABLE open_listing (
+                    transaction_id BLOB PRIMARY KEY NOT NULL,
+                    as_of INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

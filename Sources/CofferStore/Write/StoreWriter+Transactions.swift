@@ -215,6 +215,21 @@ extension StoreWriter {
                             hasOpenTransactions: try exists("status IN (0, 3)"))
     }
 
+    /// Notes that a statement as of `asOf` listed the open (pending or authorized) row: the newest listing is
+    /// kept.
+    public func noteListing(transactionID: UUID, asOf: Date) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO open_listing(transaction_id, as_of) VALUES (?, ?)
+            ON CONFLICT(transaction_id) DO UPDATE SET as_of = max(as_of, excluded.as_of)
+            """).execute(arguments: [transactionID, Rows.millis(asOf)])
+    }
+
+    /// The as-of time of the newest statement that listed the open row, if one was noted.
+    public func listingAsOf(transactionID: UUID) throws -> Date? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT as_of FROM open_listing WHERE transaction_id = ?"),
+                           arguments: [transactionID]).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
     /// Whether the account held transactions in `currency` (not its own) before accounts were kept per currency
     /// (migration v5): it stays that currency's account (see `StatementAccount`).
     public func heldBeforePerCurrencyAccounts(accountID: UUID, currency: String) throws -> Bool {
