@@ -5,31 +5,8 @@ import Testing
 @Suite struct ProfileDraftCLITests {
     static let drafts = packageRoot + "/Tests/Golden/csv-drafts"
 
-    /// The `coffer` built beside this test bundle (whatever the scratch path), else the usual one.
-    static let binary: String = {
-        let here = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        for folder in [here, here.deletingLastPathComponent()] {
-            let path = folder.appendingPathComponent("coffer").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return cofferBinary
-    }()
-
-    static func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    /// The real binary (CLISupport's `coffer`, which finds the one built beside this test bundle).
+    static func run(_ arguments: [String]) throws -> Run { try coffer(arguments) }
 
     @Test func draftThenParseWithTheDraft() throws {
         let file = Self.drafts + "/lonestar-checking-2026-04.csv"
