@@ -4,7 +4,32 @@ import Foundation
 
 struct AccountsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "accounts", abstract: "List the accounts in the store.",
+        commandName: "accounts", abstract: "List the accounts in the store, or rename one.",
+        subcommands: [AccountsListCommand.self, AccountsRenameCommand.self], defaultSubcommand: AccountsListCommand.self)
+}
+
+/// `coffer accounts rename ACCOUNT NAME`.
+struct AccountsRenameCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename", abstract: "Give an account the name you choose (an update in account history).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The account: its id, last digits of its number, or part of its name.") var account: String
+    @Argument(help: "Its new name.") var name: String
+
+    func run() async throws {
+        try await guarded {
+            let store = try storeOptions.open(.readWrite)
+            let target = try await AccountSelector.resolve(account, in: store)
+            let renamed = try store.renameAccount(id: target.id, to: name)
+            if isTerminal { printLine("\(target.displayName) → \(renamed.displayName)") }
+        }
+    }
+}
+
+struct AccountsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the accounts in the store.",
         discussion: "Account numbers are never stored in clear; the table shows their last four characters.")
 
     @OptionGroup var storeOptions: StoreOptions
