@@ -8,8 +8,9 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Each file commits whole or not at all; a bad file is reported and the others still import. A file \
             imported before (same SHA-256) is skipped unless --force, which must then change nothing.
-            Quiet when output is not a terminal and nothing failed, so cron mails only failures; --json prints a \
-            summary per file. Exit 0 when every file is fine (also when nothing was new), 1 when some failed.
+            Quiet when output is not a terminal, so cron mails only failures and the warnings a person should look \
+            at (a statement that does not reconcile, skipped rows, re-issued ids, a new currency account); --json \
+            prints a summary per file. Exit 0 when every file is fine (also when nothing was new), 1 when some failed.
             Cron: 17 6 * * *  coffer import ~/statements/inbox
             """)
 
@@ -67,7 +68,12 @@ struct ImportCommand: AsyncParsableCommand {
                     failed = true
                     if !json { FileHandle.standardError.write(Data(("coffer: " + (report.error?.description ?? report.path) + "\n").utf8)) }
                 }
-                if !json, isTerminal || verbose || dryRun { describe(report) }
+                if !json, isTerminal || verbose || dryRun {
+                    describe(report)
+                } else if !json, !report.attention.isEmpty {
+                    // Under cron: quiet, except for what a person should look at.
+                    for line in report.attention { FileHandle.standardError.write(Data("coffer: warning: \(line)\n".utf8)) }
+                }
             }
             if json {
                 printLine(try JSON.document(Summary(files: reports)))

@@ -150,7 +150,7 @@ public struct CSVStatementParser: StatementParser {
         func badRow(_ failure: CSVRowMapper.Failure, line: Int) throws {
             let location = SourceLocation(file: input.name, line: line, column: failure.column)
             guard profile.skipBadRows else { throw CofferError(.badInput, failure.message, location: location) }
-            try emit(.warning(ParseWarning("skipped the row: \(failure.message)", location: location)))
+            try emit(.warning(ParseWarning("skipped the row: \(failure.message)", location: location, needsAttention: true)))
         }
 
         while try advance(&opened) {

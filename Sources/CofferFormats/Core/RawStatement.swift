@@ -231,10 +231,14 @@ public struct RawBalance: Sendable {
 public struct ParseWarning: Sendable, CustomStringConvertible {
     public var message: String
     public var location: SourceLocation
+    /// A person should look (a statement that does not reconcile, a skipped row): `coffer import` prints these
+    /// even under cron, where it is otherwise quiet.
+    public var needsAttention: Bool
 
-    public init(_ message: String, location: SourceLocation) {
+    public init(_ message: String, location: SourceLocation, needsAttention: Bool = false) {
         self.message = message
         self.location = location
+        self.needsAttention = needsAttention
     }
 
     public var description: String { "\(location): \(message)" }

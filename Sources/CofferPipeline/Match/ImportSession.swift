@@ -100,7 +100,9 @@ final class ImportSession {
         case .balance(let raw):
             guard account != nil else { throw CofferError(.badInput, "a balance before any statement header", location: raw.location) }
             balances.append(raw)
-        case .warning(let warning): report.warnings.append(warning.description)
+        case .warning(let warning):
+            report.warnings.append(warning.description)
+            if warning.needsAttention { report.attention.append(warning.description) }
         case .end: try end()
         }
         return nil
@@ -132,7 +134,10 @@ final class ImportSession {
         let (account, inserted, warning) = try StatementAccount.resolve(header.account, writer: writer,
                                                                          location: header.location, fallback: fallback)
         if inserted { report.accountsAdded += 1 }
-        if let warning { report.warnings.append("\(header.location): \(warning)") }
+        if let warning {
+            report.warnings.append("\(header.location): \(warning)")
+            report.attention.append("\(header.location): \(warning)")
+        }
         self.account = account
         self.header = header
         facts = try writer.facts(accountID: account.id)
@@ -164,8 +169,10 @@ final class ImportSession {
         seenThisStatement = []
         seenOpenByAccount[account.id] = seenOpen
         if reissued > 0, let header {
-            report.warnings.append("\(header.location): \(reissued) transaction(s) came with new ids for rows already stored "
-                                   + "(the institution re-issued its ids): matched by their content, not stored again")
+            let message = "\(header.location): \(reissued) transaction(s) came with new ids for rows already stored "
+                + "(the institution re-issued its ids): matched by their content, not stored again"
+            report.warnings.append(message)
+            report.attention.append(message)
         }
         reissued = 0
         self.account = nil
