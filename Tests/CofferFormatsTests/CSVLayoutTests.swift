@@ -203,6 +203,25 @@ import Testing
         #expect(txs[1].name == "Fee: Card payment")
     }
 
+    @Test func aRunningBalanceThatDoesNotAddUpNeedsAPerson() throws {
+        // Newest first, as most banks list: the 03-02 row is missing (the balance jumps by 10.00).
+        let text = """
+            Completed Date,Description,Amount,Fee,Balance
+            2026-03-04,Cafe,-5.00,0,185.00
+            2026-03-03,Book,-10.00,0,190.00
+            2026-03-01,Opening,100.00,,210.00
+
+            """
+        let events = try S.events(try Self.feeProfile("net"), .string(text, name: "f.csv"))
+        let warning = try #require(S.warnings(events).first)
+        #expect(warning.needsAttention)
+        #expect(warning.location.line == 3)
+        #expect(warning.message.contains("the amounts give 200.00 EUR, the balance column says 190.00 (difference -10.00)"))
+        // The same file adding up (oldest first this time): no warning.
+        let good = "Completed Date,Description,Amount,Fee,Balance\n2026-03-01,Opening,100.00,,100.00\n2026-03-02,Book,-10.00,0.50,89.50\n"
+        #expect(S.warnings(try S.events(try Self.feeProfile("net"), .string(good, name: "g.csv"))).isEmpty)
+    }
+
     // MARK: Encodings
 
     @Test(arguments: [("cp1250", [UInt8]([0x8A, 0x9A, 0xE8])), ("ISO-8859-15", [0xA6, 0xA8, 0xA4]),

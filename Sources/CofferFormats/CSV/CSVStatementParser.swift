@@ -141,6 +141,7 @@ public struct CSVStatementParser: StatementParser {
         try emit(.begin(header))
         var held: [(failure: CSVRowMapper.Failure, line: Int)] = []
         var warnedEncoding = false
+        var running = RunningBalanceCheck()
         var firstBalance: (date: RawDate, balance: Decimal, line: Int)?
         var lastBalance: (date: RawDate, balance: Decimal, line: Int)?
         var ignored: (count: Int, line: Int) = (0, 0)
@@ -187,6 +188,8 @@ public struct CSVStatementParser: StatementParser {
                 if let balance = mapped.balance, let date = mapped.transaction.transactionDate {
                     if firstBalance == nil { firstBalance = (date, balance, reader.line) }
                     lastBalance = (date, balance, reader.line)
+                    running.note(delta: Self.signed(mapped.transaction) + (mapped.fee.map(Self.signed) ?? 0),
+                                 balance: balance, line: reader.line)
                 }
             case .failure(let failure):
                 if failure.footerLike, held.count < Self.maxFooterRows {
@@ -218,12 +221,25 @@ public struct CSVStatementParser: StatementParser {
         }
         if let firstBalance, let lastBalance {
             // The newest row's running balance: files list oldest-first or newest-first.
-            let latest = lastBalance.date.date >= firstBalance.date.date ? lastBalance : firstBalance
+            let oldestFirst = lastBalance.date.date >= firstBalance.date.date
+            if let warning = running.warning(oldestFirst: oldestFirst, currency: profile.account.currency, file: input.name) {
+                try emit(.warning(warning))
+            }
+            let latest = oldestFirst ? lastBalance : firstBalance
             try emit(.balance(RawBalance(kind: .booked, amount: latest.balance, currencyCode: profile.account.currency,
                                          asOf: latest.date, code: profile.columns.balance,
                                          location: SourceLocation(file: input.name, line: latest.line))))
         }
         try emit(.end)
+    }
+
+    /// A transaction's amount signed from the holder's side.
+    static func signed(_ t: RawTransaction) -> Decimal {
+        switch t.indicator {
+        case .debit?: -t.amount
+        case .credit?: t.amount
+        case nil: t.amount
+        }
     }
 
     /// The account number the file's name or preamble gives (`account.number_from`), nil when the profile takes
