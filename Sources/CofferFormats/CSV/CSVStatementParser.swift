@@ -188,7 +188,7 @@ public struct CSVStatementParser: StatementParser {
                 if let balance = mapped.balance, let date = mapped.transaction.transactionDate {
                     if firstBalance == nil { firstBalance = (date, balance, reader.line) }
                     lastBalance = (date, balance, reader.line)
-                    running.note(delta: Self.signed(mapped.transaction) + (mapped.fee.map(Self.signed) ?? 0),
+                    running.note(amount: Self.signed(mapped.transaction), fee: mapped.fee.map(Self.signed),
                                  balance: balance, line: reader.line)
                 }
             case .failure(let failure):
