@@ -20,9 +20,19 @@ public enum CalendarDay {
         return date
     }
 
+    /// The UTC day a date falls on, as days since 1970-01-01.
+    public static func dayNumber(_ date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    /// Midnight UTC of the day a date falls on.
+    public static func startOfDay(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(dayNumber(date)) * 86_400)
+    }
+
     /// `2026-03-14` for any date, in UTC.
     public static func string(_ date: Date) -> String {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        let days = dayNumber(date)
         let c = civilFromDays(days)
         // By hand: String(format:) costs more than the rest of a fingerprint.
         var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 10)

@@ -37,7 +37,7 @@ extension ImportSession {
               incoming.transactionDate >= start.addingTimeInterval(-86_400), incoming.transactionDate <= end.addingTimeInterval(86_400)
         else { return nil }
         let prefix = idNamespace + ":"
-        let day = Date(timeIntervalSince1970: (incoming.transactionDate.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        let day = CalendarDay.startOfDay(incoming.transactionDate)
         return try writer.transactions(accountID: account.id, from: day, through: day.addingTimeInterval(86_400),
                                        amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
             .first { c in
@@ -112,7 +112,7 @@ extension ImportSession {
     /// another zone), and texts that agree (`TextSimilarity.agreeing`). Another source means another id
     /// namespace, or one side without an id. The closest text wins, then the closest date.
     func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
-        let day = Date(timeIntervalSince1970: (incoming.transactionDate.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        let day = CalendarDay.startOfDay(incoming.transactionDate)
         let window = Double(Self.crossSourceDays) * 86_400
         let candidates = try writer.transactions(accountID: account.id, from: day.addingTimeInterval(-window),
                                                  through: day.addingTimeInterval(window + 86_400),

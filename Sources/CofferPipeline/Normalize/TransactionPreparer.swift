@@ -82,7 +82,7 @@ struct TransactionPreparer {
             // The occurrence counts identical records of one day (the 2nd coffee of the day is 2). Versions before
             // 2026-11 counted over the whole file (a salary of the same amount next month was 2 as well): that
             // number is kept beside it, so rows they stored are still found.
-            let day = UInt64(bitPattern: Int64((prepared.transaction.transactionDate.timeIntervalSince1970 / 86_400).rounded(.down)))
+            let day = UInt64(bitPattern: Int64(CalendarDay.dayNumber(prepared.transaction.transactionDate)))
             let key = prepared.fingerprint.hash ^ salt
             let dayKey = key ^ (day &* 0x9E37_79B9_7F4A_7C15)
             if !seenFingerprints.insert(key).inserted {
