@@ -76,10 +76,13 @@ import Testing
         /// Waits until `condition` holds (true) or `seconds` pass (false), without holding a thread of the
         /// test runner's small pool (other suites' timings depend on it).
         static func wait(seconds: Double, until condition: () -> Bool) async -> Bool {
+            // Polls with a blocking sleep on the thread it holds: `Task.sleep` resumes only when the cooperative
+            // pool has a free thread, and beside the suite's CPU-heavy tests that took longer than a whole import,
+            // so the moment "the import is running" was missed.
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if condition() { return true }
-                try? await Task.sleep(for: .milliseconds(50))
+                usleep(50_000)
             }
             return condition()
         }
