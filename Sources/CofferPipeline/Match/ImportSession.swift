@@ -212,6 +212,7 @@ final class ImportSession {
                 matchedRows.insert(match.id)
                 if match.unchanged {
                     if incoming.status == .pending || incoming.status == .authorized { markSeen(match.id) }
+                    writer.noteListed(match.id, date: incoming.transactionDate, sameSource: true)
                     report.unchanged += 1
                 } else if let stored = try writer.transaction(id: match.id) {
                     try reconcile(stored, with: incoming, keys: keys)
@@ -220,7 +221,10 @@ final class ImportSession {
             }
             if !raw.formerParts.isEmpty, let parts = try storedParts(raw.formerParts, of: incoming, account: account) {
                 // A batch an earlier version stored as its parts: it is there already.
-                for part in parts where part.status == .pending || part.status == .authorized { markSeen(part.id) }
+                for part in parts {
+                    if part.status == .pending || part.status == .authorized { markSeen(part.id) }
+                    writer.noteListed(part.id, date: part.transactionDate, sameSource: true)
+                }
                 report.unchanged += 1
                 return
             }
@@ -256,6 +260,12 @@ final class ImportSession {
                 deleted = try writer.isDeleted(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
             }
             if deleted {
+                // A retired id whose row lives on (booked from pending, or re-keyed by a re-issue): this file lists
+                // that row (undo keeps it while this import stands).
+                if let externalID, let owner = try writer.retiredOwner(accountID: account.id, externalID: externalID),
+                   try writer.transaction(id: owner) != nil {
+                    writer.noteListed(owner, date: incoming.transactionDate, sameSource: true)
+                }
                 report.unchanged += 1
                 return
             }
@@ -272,6 +282,7 @@ final class ImportSession {
             idsMatched.insert(externalID)
             if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
             reissued += 1
+            writer.noteListed(stored.transaction.id, date: incoming.transactionDate, sameSource: true)
             report.unchanged += 1
             return
         }
@@ -310,6 +321,7 @@ final class ImportSession {
                 report.updated += 1
                 return
             }
+            writer.noteListed(other.transaction.id, date: incoming.transactionDate, sameSource: false)
             report.unchanged += 1
             return
         }
@@ -337,6 +349,7 @@ final class ImportSession {
                 || (stored.keys.externalID == keys.externalID && stored.keys.occurrence != keys.occurrence) {
                 try writer.setKeys(keys, forTransaction: updated.id)
             }
+            writer.noteListed(updated.id, date: incoming.transactionDate, sameSource: true)
             report.unchanged += 1
             return
         }

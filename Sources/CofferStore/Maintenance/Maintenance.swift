@@ -57,6 +57,11 @@ extension FinanceStore {
             let removed = db.changesCount
             let horizon = max(maxSeq, try Self.horizon(db))
             try db.execute(sql: "UPDATE store_meta SET value = ? WHERE key = 'horizon_seq'", arguments: [horizon])
+            // Imports whose changes are gone can no longer be undone: their undo journal goes too.
+            for table in ["undo_txn", "undo_account", "undo_balance", "undo_open_listing", "undo_added"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE import_id IN (SELECT id FROM import_ledger WHERE first_seq < ?)",
+                               arguments: [horizon])
+            }
             return CompactionResult(removedChanges: removed, historyHorizon: horizon)
         }
     }
@@ -78,7 +83,9 @@ extension FinanceStore {
     /// Earlier imports, newest first.
     public func imports(limit: Int = 100) async throws -> [ImportRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM import_ledger ORDER BY id DESC LIMIT ?", arguments: [limit]).map(ImportRecord.init(row:))
+            let horizon = try Self.horizon(db)
+            return try Row.fetchAll(db, sql: "SELECT * FROM import_ledger ORDER BY id DESC LIMIT ?", arguments: [limit])
+                .map { ImportRecord(row: $0, horizon: horizon) }
         }
     }
 }

@@ -193,6 +193,63 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Undo (`coffer imports undo`, docs/undo.md). While an import runs, `store_meta.journal_import` names its
+        // ledger entry, and triggers keep the rows it changes as they were before (`undo_txn`, `undo_account`,
+        // `undo_balance`, `undo_open_listing`: one image per change, the oldest one per row is the row before the
+        // import) and the rows it added to tables without a change log (`undo_added`: tombstones by rowid, open
+        // listings by transaction id). `import_listing` keeps the ids of the stored rows an import listed
+        // unchanged (16-byte ids, concatenated): a row an undone import inserted stays when a later import lists
+        // it too. The ledger says what each entry is (`import`, `undo`, `link`), which undo reverted it, and the
+        // change-log sequence it started after (NULL for imports made before undo existed: not undoable).
+        // Each mirror table holds every column of its table, checked by `UndoJournalTests`; a migration that
+        // adds a column to a journaled table recreates its mirror's triggers.
+        migrator.registerMigration("v7-undo-journal") { db in
+            try db.execute(sql: """
+                ALTER TABLE import_ledger ADD COLUMN kind TEXT NOT NULL DEFAULT 'import';
+                ALTER TABLE import_ledger ADD COLUMN undone_by INTEGER;
+                ALTER TABLE import_ledger ADD COLUMN first_seq INTEGER;
+                CREATE TABLE undo_added (import_id INTEGER NOT NULL, tbl TEXT NOT NULL, row_key NOT NULL);
+                CREATE INDEX undo_added_import ON undo_added(import_id);
+                CREATE TABLE import_listing (import_id INTEGER PRIMARY KEY, ids BLOB NOT NULL);
+                CREATE TRIGGER journal_tombstone_insert AFTER INSERT ON tombstone BEGIN
+                    INSERT INTO undo_added(import_id, tbl, row_key)
+                        SELECT value, 'tombstone', NEW.rowid FROM store_meta WHERE key = 'journal_import';
+                END;
+                CREATE TRIGGER journal_open_listing_insert AFTER INSERT ON open_listing BEGIN
+                    INSERT INTO undo_added(import_id, tbl, row_key)
+                        SELECT value, 'open_listing', NEW.transaction_id FROM store_meta WHERE key = 'journal_import';
+                END;
+                """)
+            let mirrored: [(table: String, columns: [String])] = [
+                ("txn", ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
+                         "foreign_currency_code", "exchange_rate", "indicator", "description", "original_description",
+                         "mcc", "merchant_name", "type", "status", "transaction_date", "posted_date", "external_id",
+                         "fingerprint", "occurrence", "created_seq"]),
+                ("account", ["id", "identity_key", "kind", "display_name", "account_description", "institution_name",
+                             "currency_code", "opening_date", "masked_number", "credit_limit", "minimum_next_payment",
+                             "next_payment_due_date", "overdue_payment", "created_seq"]),
+                ("balance", ["id", "account_id", "currency_code", "available_amount", "available_scaled",
+                             "available_indicator", "available_as_of", "booked_amount", "booked_scaled",
+                             "booked_indicator", "booked_as_of", "as_of", "dedupe_key", "created_seq"]),
+                ("open_listing", ["transaction_id", "as_of"]),
+            ]
+            for (table, columns) in mirrored {
+                let list = columns.joined(separator: ", ")
+                let old = columns.map { "OLD." + $0 }.joined(separator: ", ")
+                try db.execute(sql: """
+                    CREATE TABLE undo_\(table) (image INTEGER PRIMARY KEY, import_id INTEGER NOT NULL, \(list));
+                    CREATE INDEX undo_\(table)_import ON undo_\(table)(import_id);
+                    CREATE TRIGGER journal_\(table)_update BEFORE UPDATE ON \(table) BEGIN
+                        INSERT INTO undo_\(table)(import_id, \(list))
+                            SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                    END;
+                    CREATE TRIGGER journal_\(table)_delete BEFORE DELETE ON \(table) BEGIN
+                        INSERT INTO undo_\(table)(import_id, \(list))
+                            SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                    END;
+                    """)
+            }
+        }
         return migrator
     }
 

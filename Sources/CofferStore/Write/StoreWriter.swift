@@ -65,6 +65,8 @@ public final class StoreWriter {
     var externalIDStatement: BoundStatement?
     /// Set once an amount with more than six decimals was stored (see `noteInexactAmount`).
     var notedInexact = false
+    /// Stored transactions this import listed unchanged (see `noteListed`).
+    private var listed: [UUID: (date: Int64, sameSource: Bool)] = [:]
 
     @discardableResult
     func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID) throws -> Int64 {
@@ -167,23 +169,54 @@ public final class StoreWriter {
 
     // MARK: Import ledger
 
-    /// Starts the ledger entry of an import; the changes that follow carry its id.
+    /// Starts the ledger entry of an import; the changes that follow carry its id, and the rows they change are
+    /// kept as they were (the undo journal, see `Schema` v7) until the import is undone or compacted away.
     public func beginImport(sha256: String, path: String, format: String, profile: String?) throws {
-        try db.execute(sql: "INSERT INTO import_ledger(sha256, path, format, profile, imported_at) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [sha256, path, format, profile, now])
-        importID = db.lastInsertedRowID
+        try beginLedgerEntry(kind: .import, sha256: sha256, path: path, format: format, profile: profile)
     }
 
-    /// Records the counts of the import begun with `beginImport`.
+    /// Starts a ledger entry of any kind; `import` and `link` entries are journaled (undoable), `undo` ones not.
+    func beginLedgerEntry(kind: ImportRecord.Kind, sha256: String, path: String, format: String, profile: String?) throws {
+        try db.execute(sql: """
+            INSERT INTO import_ledger(sha256, path, format, profile, imported_at, kind, first_seq) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [sha256, path, format, profile, now, kind.rawValue, try FinanceStore.lastSequence(db)])
+        importID = db.lastInsertedRowID
+        if kind != .undo {
+            try db.execute(sql: "INSERT OR REPLACE INTO store_meta(key, value) VALUES ('journal_import', ?)", arguments: [importID])
+        }
+    }
+
+    /// Notes that the import listed this stored transaction and found it unchanged, on the day `date` (its own
+    /// date for the row), matched by its institution id or content in its own source (`sameSource`) or by
+    /// content from another source. Undoing an earlier import that inserted the row keeps it, and dates it by
+    /// the listings left (see `FinanceStore.undoImport`).
+    public func noteListed(_ id: UUID, date: Date, sameSource: Bool) {
+        guard importID != nil else { return }
+        let millis = Rows.millis(date)
+        if let old = listed[id] {
+            listed[id] = (min(old.date, millis), old.sameSource || sameSource)
+        } else {
+            listed[id] = (millis, sameSource)
+        }
+    }
+
+    /// Records the counts of the import begun with `beginImport`, and ends its journal.
     public func finishImport(unchanged: Int) throws {
         guard let importID else { return }
         try db.execute(sql: "UPDATE import_ledger SET inserted = ?, updated = ?, deleted = ?, unchanged = ? WHERE id = ?",
                        arguments: [transactionCounts.inserted, transactionCounts.updated, transactionCounts.deleted, unchanged, importID])
+        if !listed.isEmpty {
+            try db.execute(sql: "INSERT OR REPLACE INTO import_listing(import_id, ids) VALUES (?, ?)",
+                           arguments: [importID, Listing.encode(listed)])
+        }
+        try db.execute(sql: "DELETE FROM store_meta WHERE key = 'journal_import'")
     }
 
-    /// Earlier imports of a file with this SHA-256, newest first.
+    /// Earlier live imports of a file with this SHA-256 (not undone), newest first.
     public func imports(sha256: String) throws -> [ImportRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM import_ledger WHERE sha256 = ? ORDER BY id DESC", arguments: [sha256]).map(ImportRecord.init(row:))
+        try Row.fetchAll(db, sql: """
+            SELECT * FROM import_ledger WHERE sha256 = ? AND kind = 'import' AND undone_by IS NULL ORDER BY id DESC
+            """, arguments: [sha256]).map { ImportRecord(row: $0, horizon: 0) }
     }
 
     /// A stable account identity for an institution and an account number: a keyed hash (the number itself is
@@ -193,9 +226,50 @@ public final class StoreWriter {
     }
 }
 
-/// One entry of the import ledger.
+/// What an import listed unchanged: per stored transaction, the day it gave (ms) and whether it matched within
+/// its own source. Kept as 25-byte entries (16-byte id, 8-byte date, 1 flag) in one blob per import.
+struct Listing {
+    var date: Int64
+    var sameSource: Bool
+
+    static func encode(_ entries: [UUID: (date: Int64, sameSource: Bool)]) -> Data {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(entries.count * 25)
+        for (id, entry) in entries {
+            withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: entry.date.littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(entry.sameSource ? 1 : 0)
+        }
+        return Data(bytes)
+    }
+
+    /// Merges a blob's entries into `into`: the earliest date, and whether any listing was of the same source.
+    static func decode(_ blob: Data, into out: inout [UUID: Listing]) {
+        blob.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 25 <= raw.count {
+                let id = UUID(uuid: raw.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
+                let date = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
+                let same = raw[offset + 24] != 0
+                if let old = out[id] {
+                    out[id] = Listing(date: min(old.date, date), sameSource: old.sameSource || same)
+                } else {
+                    out[id] = Listing(date: date, sameSource: same)
+                }
+                offset += 25
+            }
+        }
+    }
+}
+
+/// One entry of the import ledger: an import of a statement file, the undo of one, or a link of two accounts.
 public struct ImportRecord: Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case `import`, undo, link
+    }
+
     public var id: Int64
+    public var kind: Kind
     public var sha256: String
     public var path: String
     public var format: String
@@ -205,9 +279,16 @@ public struct ImportRecord: Sendable, Codable {
     public var deleted: Int
     public var unchanged: Int
     public var importedAt: Date
+    /// The undo entry that reverted this one.
+    public var undoneBy: Int64?
+    /// Whether `coffer imports undo` can revert it; when not, `status` says why.
+    public var undoable: Bool
+    /// `undone by N`, `not undoable: …`, or nil for an entry that can be undone.
+    public var status: String?
 
-    init(row: Row) {
+    init(row: Row, horizon: Int64) {
         id = row["id"]
+        kind = Kind(rawValue: row["kind"] ?? "import") ?? .import
         sha256 = row["sha256"]
         path = row["path"]
         format = row["format"]
@@ -217,6 +298,24 @@ public struct ImportRecord: Sendable, Codable {
         deleted = row["deleted"]
         unchanged = row["unchanged"]
         importedAt = Rows.date(row["imported_at"])
+        undoneBy = row["undone_by"]
+        let firstSeq: Int64? = row["first_seq"]
+        if let undoneBy {
+            undoable = false
+            status = "undone by \(undoneBy)"
+        } else if kind == .undo {
+            undoable = false
+            status = nil
+        } else if firstSeq == nil {
+            undoable = false
+            status = "not undoable: imported before this version of Coffer kept undo records"
+        } else if let firstSeq, firstSeq < horizon {
+            undoable = false
+            status = "not undoable: its changes are older than the compaction horizon"
+        } else {
+            undoable = true
+            status = nil
+        }
     }
 }
 

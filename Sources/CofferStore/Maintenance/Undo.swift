@@ -1,0 +1,341 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// What undoing imports did (with `dryRun`, would do): one entry per reverted import, newest first.
+public struct UndoReport: Sendable, Codable {
+    public struct Reverted: Sendable, Codable {
+        /// The ledger entry reverted, and the undo entry that records the reversal.
+        public var importID: Int64
+        public var undoID: Int64
+        public var path: String
+        /// Transactions the import inserted, deleted again (no tombstone: the file can be imported again).
+        public var removed = 0
+        /// Transactions it changed, back to their values before it.
+        public var restored = 0
+        /// Transactions it deleted (pending rows it retired), back with their old ids.
+        public var reinserted = 0
+        /// Transactions it inserted or changed that a later import lists as they are now: kept as they are.
+        public var kept = 0
+        /// Balances it added, removed; accounts it created, removed.
+        public var balancesRemoved = 0
+        public var accountsRemoved = 0
+    }
+
+    public var reverted: [Reverted] = []
+    public var dryRun: Bool
+}
+
+extension FinanceStore {
+    /// Reverts an import (or a link) in one transaction: what it inserted is deleted, what it changed gets the
+    /// values it had before, what it deleted comes back with its old id; its ledger entry is marked undone, so
+    /// the same file imports again. History shows exactly these reverting changes.
+    ///
+    /// When a later import changed rows this one touched, the undo is refused naming them, unless `cascade` undoes those too, newest first. A row this import
+    /// inserted that a later import lists unchanged stays: the later statement says it exists. See docs/undo.md.
+    @discardableResult
+    public func undoImport(_ id: Int64, cascade: Bool = false, dryRun: Bool = false) throws -> UndoReport {
+        try write(dryRun: dryRun) { writer in
+            var report = UndoReport(dryRun: dryRun)
+            for entry in try writer.undoPlan(id, cascade: cascade) {
+                report.reverted.append(try writer.revert(entry))
+            }
+            return report
+        }
+    }
+}
+
+extension StoreWriter {
+    struct LedgerEntry {
+        var id: Int64
+        var kind: ImportRecord.Kind
+        var path: String
+        var format: String
+        var profile: String?
+    }
+
+    private func ledgerEntry(_ id: Int64) throws -> (LedgerEntry, ImportRecord)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_ledger WHERE id = ?", arguments: [id]) else { return nil }
+        let record = ImportRecord(row: row, horizon: try FinanceStore.horizon(db))
+        return (LedgerEntry(id: id, kind: record.kind, path: record.path, format: record.format, profile: record.profile), record)
+    }
+
+    /// The entries to revert for undoing `id`, newest first: `id` alone, or with `cascade` every later import
+    /// that depends on it (transitively). Throws, naming them, when later imports depend on it without `cascade`.
+    func undoPlan(_ id: Int64, cascade: Bool) throws -> [LedgerEntry] {
+        guard let (entry, record) = try ledgerEntry(id) else {
+            throw CofferError(.usage, "the import ledger has no entry \(id) (coffer imports lists them)")
+        }
+        guard record.undoable else {
+            if record.kind == .undo {
+                throw CofferError(.usage, "entry \(id) is itself an undo; import the file again to redo it")
+            }
+            throw CofferError(.usage, "import \(id) (\(record.path)) is \(record.status ?? "not undoable")")
+        }
+        var plan: [Int64: LedgerEntry] = [id: entry]
+        var queue = [id]
+        while let next = queue.popLast() {
+            for dependent in try dependents(of: next) where plan[dependent.id] == nil {
+                guard let (later, laterRecord) = try ledgerEntry(dependent.id) else { continue }
+                guard cascade else {
+                    let names = try dependents(of: id).map { "\($0.id) (\($0.path))" }.joined(separator: ", ")
+                    throw CofferError(.usage, "import \(id) (\(record.path)) cannot be undone alone: later imports changed "
+                                      + "rows it wrote: \(names); undo those first, or use --cascade to undo them too")
+                }
+                guard laterRecord.undoable else {
+                    throw CofferError(.usage, "import \(id) cannot be undone: the later import \(later.id) (\(later.path)) "
+                                      + "changed the same rows and is \(laterRecord.status ?? "not undoable")")
+                }
+                plan[later.id] = later
+                queue.append(later.id)
+            }
+        }
+        return plan.values.sorted { $0.id > $1.id }
+    }
+
+    /// Later live entries that changed rows `id` wrote. (Rows a later import added to an account `id` created do
+    /// not depend on it: the account stays while anything is left in it.)
+    private func dependents(of id: Int64) throws -> [(id: Int64, path: String)] {
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS undo_scope(id BLOB PRIMARY KEY) WITHOUT ROWID;
+            DELETE FROM undo_scope;
+            INSERT OR IGNORE INTO undo_scope SELECT entity_id FROM change_log WHERE import_id = \(id);
+            INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_txn WHERE import_id = \(id);
+            INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_balance WHERE import_id = \(id);
+            INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_account WHERE import_id = \(id);
+            """)
+        return try Row.fetchAll(db, sql: """
+            SELECT DISTINCT l.id, l.path FROM change_log c JOIN import_ledger l ON l.id = c.import_id
+            WHERE c.import_id > ? AND l.undone_by IS NULL AND l.kind != 'undo'
+              AND c.entity_id IN (SELECT id FROM temp.undo_scope)
+            ORDER BY l.id
+            """, arguments: [id]).map { ($0[0], $0[1]) }
+    }
+
+    /// What the live entries other than `id` (only later ones with `laterOnly`) listed unchanged.
+    private func listings(otherThan id: Int64, laterOnly: Bool) throws -> [UUID: Listing] {
+        var out: [UUID: Listing] = [:]
+        for blob in try Data.fetchAll(db, sql: """
+            SELECT s.ids FROM import_listing s JOIN import_ledger l ON l.id = s.import_id
+            WHERE l.undone_by IS NULL AND l.id != ? AND l.id > ?
+            """, arguments: [id, laterOnly ? id : -1]) {
+            Listing.decode(blob, into: &out)
+        }
+        return out
+    }
+
+    /// Whether a live entry other than `id` inserted or changed the transaction.
+    private func changedByOthers(_ transactionID: UUID, than id: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM change_log c JOIN import_ledger l ON l.id = c.import_id
+                           WHERE c.entity = 2 AND c.entity_id = ? AND c.import_id != ? AND l.undone_by IS NULL AND l.kind != 'undo')
+            """, arguments: [transactionID, id]) ?? false
+    }
+
+    private static let txnColumns = ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
+                                     "foreign_currency_code", "exchange_rate", "indicator", "description",
+                                     "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
+                                     "posted_date", "external_id", "fingerprint", "occurrence", "created_seq"]
+    /// The columns history tells about (not the dedupe keys or the sequence of creation).
+    private static let txnContent = 1...16
+    private static let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description",
+                                         "institution_name", "currency_code", "opening_date", "masked_number", "credit_limit",
+                                         "minimum_next_payment", "next_payment_due_date", "overdue_payment", "created_seq"]
+    private static let balanceColumns = ["id", "account_id", "currency_code", "available_amount", "available_scaled",
+                                         "available_indicator", "available_as_of", "booked_amount", "booked_scaled",
+                                         "booked_indicator", "booked_as_of", "as_of", "dedupe_key", "created_seq"]
+
+    /// The oldest image per row an entry journaled in `undo_<table>`: the rows as they were before it.
+    private func images(_ table: String, _ columns: [String], of id: Int64) throws -> [(image: Int64, values: [DatabaseValue])] {
+        var seen = Set<DatabaseValue>()
+        var out: [(Int64, [DatabaseValue])] = []
+        for row in try Row.fetchAll(db, sql: """
+            SELECT image, \(columns.joined(separator: ", ")) FROM undo_\(table) WHERE import_id = ? ORDER BY image
+            """, arguments: [id]) {
+            let values = Array(row.databaseValues.dropFirst())
+            if seen.insert(values[0]).inserted { out.append((row[0], values)) }
+        }
+        return out
+    }
+
+    private func current(_ table: String, _ columns: [String], key: DatabaseValue) throws -> [DatabaseValue]? {
+        try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(columns[0]) = ?",
+                         arguments: [key]).map { Array($0.databaseValues) }
+    }
+
+    private func put(_ table: String, _ columns: [String], image: Int64) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO \(table)(\(columns.joined(separator: ", ")))
+            SELECT \(columns.joined(separator: ", ")) FROM undo_\(table) WHERE image = ?
+            """, arguments: [image])
+    }
+
+    private func uuid(_ value: DatabaseValue) -> UUID { UUID.fromDatabaseValue(value)! }
+
+    private static let dateColumn = 15
+
+    /// Writes `desired` (a whole `txn` row, or nil for none) over `now`, logging what history should see.
+    private func apply(_ desired: [DatabaseValue]?, over now: [DatabaseValue]?, _ result: inout UndoReport.Reverted) throws {
+        guard desired != now else { return }
+        guard let desired else {
+            guard let now else { return }
+            try log(.transaction, .delete, id: uuid(now[0]), accountID: uuid(now[1]))
+            try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [now[0]])
+            transactionCounts.deleted += 1
+            result.removed += 1
+            return
+        }
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO txn(\(Self.txnColumns.joined(separator: ", ")))
+            VALUES (\(Array(repeating: "?", count: Self.txnColumns.count).joined(separator: ", ")))
+            """, arguments: StatementArguments(desired))
+        let id = uuid(desired[0])
+        guard let now else {
+            try log(.transaction, .insert, id: id, accountID: uuid(desired[1]))
+            transactionCounts.inserted += 1
+            result.reinserted += 1
+            return
+        }
+        if now[1] != desired[1] {
+            // Moved between accounts (a link): gone from one account's history, new in the other's.
+            try log(.transaction, .delete, id: id, accountID: uuid(now[1]))
+            try log(.transaction, .insert, id: id, accountID: uuid(desired[1]))
+            transactionCounts.deleted += 1
+            transactionCounts.inserted += 1
+            result.restored += 1
+        } else if Self.txnContent.contains(where: { now[$0] != desired[$0] }) {
+            try log(.transaction, .update, id: id, accountID: uuid(desired[1]))
+            transactionCounts.updated += 1
+            result.restored += 1
+        }
+    }
+
+    /// Reverts one entry whose dependents are reverted already.
+    func revert(_ entry: LedgerEntry) throws -> UndoReport.Reverted {
+        let target = entry.id
+        transactionCounts = ChangeCounts()
+        try beginLedgerEntry(kind: .undo, sha256: "", path: entry.path, format: entry.format, profile: entry.profile)
+        var result = UndoReport.Reverted(importID: target, undoID: importID!, path: entry.path)
+
+        // Accounts first: their values before (an account a link deleted comes back before its rows do).
+        for (image, before) in try images("account", Self.accountColumns, of: target) {
+            let now = try current("account", Self.accountColumns, key: before[0])
+            guard now != before else { continue }
+            try put("account", Self.accountColumns, image: image)
+            let id = uuid(before[0])
+            if now == nil || (1...12).contains(where: { now![$0] != before[$0] && $0 != 1 && $0 != 8 }) {
+                try log(.account, now == nil ? .insert : .update, id: id, accountID: id)
+            }
+        }
+        // Transactions. A row stays when a live import lists it too, dated by the earliest day those listings
+        // give; with values from before when only other sources list it (they did not change it), as they are
+        // now when its own source lists it as it is now.
+        let inserted = try UUID.fetchAll(db, sql: """
+            SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 2 AND op = 0 ORDER BY seq
+            """, arguments: [target])
+        let insertedSet = Set(inserted)
+        let later = try listings(otherThan: target, laterOnly: true)
+        let others = try listings(otherThan: target, laterOnly: false)
+        for id in inserted {
+            guard var now = try current("txn", Self.txnColumns, key: id.databaseValue) else { continue }
+            if let listing = others[id] {
+                result.kept += 1
+                let before = now
+                now[Self.dateColumn] = listing.date.databaseValue
+                try apply(now, over: before, &result)
+                continue
+            }
+            if try changedByOthers(id, than: target) {
+                result.kept += 1
+                continue
+            }
+            try apply(nil, over: now, &result)
+        }
+        for (_, before) in try images("txn", Self.txnColumns, of: target) {
+            let id = uuid(before[0])
+            if insertedSet.contains(id) { continue }
+            let now = try current("txn", Self.txnColumns, key: before[0])
+            var desired = before
+            if let now, let listing = later[id] {
+                if listing.sameSource { desired = now }
+                let earliest = min(listing.date, Int64.fromDatabaseValue(before[Self.dateColumn]) ?? listing.date)
+                desired[Self.dateColumn] = earliest.databaseValue
+                result.kept += 1
+            }
+            try apply(desired, over: now, &result)
+        }
+        // Rows it only listed, inserted by an import undone before while this one kept them alive.
+        if let blob = try Data.fetchOne(db, sql: "SELECT ids FROM import_listing WHERE import_id = ?", arguments: [target]) {
+            var own: [UUID: Listing] = [:]
+            Listing.decode(blob, into: &own)
+            for id in own.keys where others[id] == nil && !insertedSet.contains(id) {
+                guard let now = try current("txn", Self.txnColumns, key: id.databaseValue),
+                      let inserter = try Row.fetchOne(db, sql: """
+                          SELECT l.undone_by FROM change_log c JOIN import_ledger l ON l.id = c.import_id
+                          WHERE c.entity = 2 AND c.op = 0 AND c.entity_id = ? ORDER BY c.seq DESC LIMIT 1
+                          """, arguments: [id]),
+                      (inserter[0] as Int64?) != nil
+                else { continue }
+                if try changedByOthers(id, than: target) { continue }
+                try apply(nil, over: now, &result)
+            }
+        }
+
+        // What it added to tables without a change log: tombstones go; open-row listings go back, unless a later
+        // live import noted the same row since.
+        try db.execute(sql: """
+            DELETE FROM tombstone WHERE rowid IN (SELECT row_key FROM undo_added WHERE import_id = ? AND tbl = 'tombstone')
+            """, arguments: [target])
+        let laterListings = "SELECT row_key FROM undo_added a JOIN import_ledger l ON l.id = a.import_id "
+            + "WHERE a.tbl = 'open_listing' AND a.import_id > ? AND l.undone_by IS NULL "
+            + "UNION SELECT transaction_id FROM undo_open_listing o JOIN import_ledger l ON l.id = o.import_id "
+            + "WHERE o.import_id > ? AND l.undone_by IS NULL"
+        try db.execute(sql: """
+            DELETE FROM open_listing WHERE transaction_id IN
+                (SELECT row_key FROM undo_added WHERE import_id = ? AND tbl = 'open_listing')
+            AND transaction_id NOT IN (\(laterListings))
+            """, arguments: [target, target, target])
+        for (image, before) in try images("open_listing", ["transaction_id", "as_of"], of: target) {
+            let later = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM (\(laterListings)) WHERE row_key = ?)",
+                                          arguments: [target, target, before[0]]) ?? false
+            if !later { try put("open_listing", ["transaction_id", "as_of"], image: image) }
+        }
+
+        // Balances.
+        for id in try UUID.fetchAll(db, sql: "SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 1 AND op = 0",
+                                    arguments: [target]) {
+            guard let now = try current("balance", Self.balanceColumns, key: id.databaseValue) else { continue }
+            try log(.balance, .delete, id: id, accountID: uuid(now[1]))
+            try db.execute(sql: "DELETE FROM balance WHERE id = ?", arguments: [id])
+            result.balancesRemoved += 1
+        }
+        for (image, before) in try images("balance", Self.balanceColumns, of: target) {
+            let now = try current("balance", Self.balanceColumns, key: before[0])
+            guard now != before else { continue }
+            try put("balance", Self.balanceColumns, image: image)
+            if let now, now[1] != before[1] { try log(.balance, .delete, id: uuid(before[0]), accountID: uuid(now[1])) }
+            try log(.balance, now == nil || now![1] != before[1] ? .insert : .update, id: uuid(before[0]), accountID: uuid(before[1]))
+        }
+
+        // Accounts it created go when nothing is left in them.
+        for id in try UUID.fetchAll(db, sql: "SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 0 AND op = 0",
+                                    arguments: [target]) {
+            let used = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ?1) OR EXISTS (SELECT 1 FROM balance WHERE account_id = ?1)
+                """, arguments: [id]) ?? true
+            guard !used, try current("account", Self.accountColumns, key: id.databaseValue) != nil else { continue }
+            try log(.account, .delete, id: id, accountID: id)
+            try db.execute(sql: "DELETE FROM account_legacy_currency WHERE account_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
+            result.accountsRemoved += 1
+        }
+
+        // The entry is undone; its journal is spent.
+        for table in ["undo_txn", "undo_account", "undo_balance", "undo_open_listing", "undo_added", "import_listing"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE import_id = ?", arguments: [target])
+        }
+        try db.execute(sql: "UPDATE import_ledger SET undone_by = ? WHERE id = ?", arguments: [importID, target])
+        try finishImport(unchanged: result.kept)
+        return result
+    }
+}
