@@ -193,6 +193,25 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // One account per real account (docs/account-identity.md). A source that names an account another way than
+        // the stored one (a masked number where the store has the full one, an IBAN) lands on it by an alias: its
+        // identity key, looked up after `account.identity_key`. What a new source's account is compared with: the
+        // institution ids its sources gave (OFX FID/BANKID, a BIC, a profile's id; space-separated, upper-case)
+        // and the forms its number came in (`short`, `full`, `iban`). Accounts stored before have neither
+        // (NULL): their institution is compared by name, and their number's form is unknown.
+        migrator.registerMigration("v9-account-aliases") { db in
+            try db.execute(sql: """
+                CREATE TABLE account_alias (
+                    identity_key TEXT PRIMARY KEY NOT NULL,
+                    account_id BLOB NOT NULL REFERENCES account(id),
+                    created_at INTEGER,
+                    import_id INTEGER
+                );
+                CREATE INDEX account_alias_account ON account_alias(account_id);
+                ALTER TABLE account ADD COLUMN institution_ids TEXT;
+                ALTER TABLE account ADD COLUMN number_forms TEXT;
+                """)
+        }
         return migrator
     }
 
