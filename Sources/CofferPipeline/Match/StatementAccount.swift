@@ -15,6 +15,11 @@ import Foundation
 /// in camt) is one account per currency: the first currency seen keeps the number's key, each other currency
 /// gets the number and its code as key.
 ///
+/// A statement whose key finds no account may still be a stored one (docs/account-identity.md): the person's
+/// `accounts.yaml` is asked first; else one stored account of an equivalent institution with the same last four
+/// digits and nothing contradicting (`AccountCandidates`) is landed on and the key recorded as its alias, while
+/// several such accounts fail the file (`ambiguous-account`) unless `--account` names one of them.
+///
 /// What the statement does not say, the import's `Fallback` may: the account of a statement that names none
 /// (`coffer import --account`/`--new-account`), and the currency of one whose account is new
 /// (`--currency`); a stored account's own currency is used before either.
