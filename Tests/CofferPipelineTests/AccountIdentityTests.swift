@@ -205,6 +205,46 @@ import Testing
         #expect(try await Self.accounts(bench).count == 2)
     }
 
+    // MARK: An IBAN, its national number and its last digits
+
+    /// A current account as camt gives it: the IBAN, the servicer's BIC (Commerzbank's, in the shipped table).
+    static let camt = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+        <GrpHdr><MsgId>M1</MsgId><CreDtTm>2026-03-16T08:00:00Z</CreDtTm></GrpHdr>
+        <Stmt><Id>S1</Id><Acct><Id><IBAN>DE00370400440532011234</IBAN></Id><Ccy>EUR</Ccy>
+        <Svcr><FinInstnId><BIC>COBADEFFXXX</BIC></FinInstnId></Svcr></Acct>
+        <Ntry><Amt Ccy="EUR">42.80</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-03-05</Dt></BookgDt>
+        <AcctSvcrRef>CB-1</AcctSvcrRef><NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Stadtwerke Musterstadt</Nm></Cdtr></RltdPties></TxDtls></NtryDtls></Ntry>
+        <Ntry><Amt Ccy="EUR">2300.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-03-10</Dt></BookgDt>
+        <AcctSvcrRef>CB-2</AcctSvcrRef><NtryDtls><TxDtls><RltdPties><Dbtr><Nm>Beispiel GmbH Gehalt</Nm></Dbtr></RltdPties></TxDtls></NtryDtls></Ntry>
+        </Stmt></BkToCstmrStmt></Document>
+        """
+
+    /// The same account's export of a bank app that shows only the last four digits.
+    static let commerzProfile = """
+        id: commerz-app
+        institution: Commerzbank
+        match: {header: [Buchungstag, Text, Betrag], file_name: "commerz-app*.csv"}
+        date_format: yyyy-MM-dd
+        columns: {date: Buchungstag, description: Text, amount: Betrag}
+        account: {institution: Commerzbank, number: "1234", kind: asset, currency: EUR, display_name: Girokonto}
+        """
+    static let commerzCSV = "Buchungstag,Text,Betrag\n2026-03-05,Stadtwerke Musterstadt,-42.80\n2026-03-10,Beispiel GmbH Gehalt,2300.00\n"
+
+    @Test(arguments: [true, false]) func anIBANAndTheLastFourDigitsOfTheSameAccountAreOneAccount(camtFirst: Bool) async throws {
+        let bench = try Workbench()
+        let importer = try Self.importer(bench, files: ["profiles/commerz-app.yaml": Self.commerzProfile])
+        var files = [("konto-2026-03.xml", Self.camt), ("commerz-app-2026-03.csv", Self.commerzCSV)]
+        if !camtFirst { files.reverse() }
+        for (name, text) in files {
+            let report = try Self.run(importer, bench, name, text)
+            #expect(report.status == .imported, "\(name): \(report.error?.description ?? "")")
+        }
+        #expect(try await Self.accounts(bench).count == 1)
+        #expect(try await Self.ledger(bench).count == 2)
+    }
+
     // MARK: The person's configuration
 
     static let lakesideOFX = amexOFX(number: "4111000022221004", org: "LSCU", fid: "55123")
