@@ -33,6 +33,9 @@ public struct CofferError: Error, CustomStringConvertible, Sendable {
         public static let institutionError = Code("institution-error")
         /// Wrong use of the API or the command line.
         public static let usage = Code("usage")
+        /// A statement's account could be more than one stored account; nothing was written (name one with
+        /// `coffer import --account ID`).
+        public static let ambiguousAccount = Code("ambiguous-account")
     }
 
     public let code: Code

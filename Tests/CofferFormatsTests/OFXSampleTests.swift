@@ -11,9 +11,11 @@ import Testing
         let events = try T.events(T.sample("bank-ofx1-sgml.ofx"))
         #expect(T.shape(events) == ["begin", "tx", "tx", "tx", "tx", "balance", "balance", "end"])
         let header = try #require(T.headers(events).first)
-        #expect(header.account == RawAccountIdentity(
+        var expected = RawAccountIdentity(
             institutionName: "Maple Ridge Bank", institutionID: "021000099", accountNumber: "000123456789",
-            accountType: "CHECKING", kind: .asset, currencyCode: "USD"))
+            accountType: "CHECKING", kind: .asset, currencyCode: "USD")
+        expected.otherInstitutionID = "10398"   // the FID, beside the BANKID
+        #expect(header.account == expected)
         #expect(header.periodStart == T.day("2026-03-01"))
         #expect(header.periodEnd == T.day("2026-03-15"))
         let txs = T.transactions(events)

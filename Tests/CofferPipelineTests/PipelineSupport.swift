@@ -55,7 +55,7 @@ struct Workbench {
         folder = NSTemporaryDirectory() + "coffer-pipeline-tests/" + UUID().uuidString
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/config/profiles", withIntermediateDirectories: true)
-        for name in ["merchants.yaml", "categories.yaml"] {
+        for name in ["merchants.yaml", "categories.yaml", "institutions.yaml"] {
             try fm.copyItem(atPath: repositoryRoot + "/config/" + name, toPath: folder + "/config/" + name)
         }
         for profile in try fm.contentsOfDirectory(atPath: repositoryRoot + "/config/profiles") {

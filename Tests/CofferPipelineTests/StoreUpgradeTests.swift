@@ -51,4 +51,31 @@ import Testing
         // Volksbank were adopted, not duplicated).
         #expect(Set(after.map(\.accountID)).isSubset(of: Set(accountsBefore.map(\.id))))
     }
+    /// The previous release kept no institution ids or number forms: its American Express account (the amex
+    /// profile's CSV, ••••1004) is still found for the card's OFX download by its institution name and last digits.
+    @Test func aCardStoredByThePreviousReleaseIsFoundForItsOFXDownload() async throws {
+        let folder = NSTemporaryDirectory() + "coffer-upgrade-tests/" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/coffer.sqlite"
+        try FileManager.default.copyItem(atPath: Self.fixture + "/coffer.sqlite", toPath: path)
+        let store = try FinanceStore(path: path)
+        let importer = Importer(store: store, configuration: try CofferConfiguration.load(directory: repositoryRoot + "/config"))
+        let masked = try await store.maskedAccountNumbers()
+        let card = try #require(try await store.accounts(query: AccountQuery())
+            .first { $0.institutionName == "American Express" && masked[$0.id] == "••••1004" })
+        let accounts = try await store.accounts(query: AccountQuery()).count
+
+        let ofx = AccountIdentityTests.amexOFX(rows: [
+            ("2026-03-03", "PAYPAL *SPOTIFY 4029357733", "11.99", "AX1"), ("2026-03-07", "AUTOPAY PAYMENT - THANK YOU", "-1200.00", "AX2"),
+            ("2026-03-09", "DELTA AIR LINES ATLANTA", "412.60", "AX3"), ("2026-03-11", "TST* JOE'S PIZZA NEW YORK NY", "18.25", "AX4"),
+            ("2026-03-14", "BLUE BOTTLE COFFEE", "6.50", "AX5"),
+        ])
+        try ofx.write(toFile: folder + "/amex.ofx", atomically: true, encoding: .utf8)
+        let report = importer.importFile(folder + "/amex.ofx")
+        #expect(report.status == .imported && report.accountsAdded == 0, "\(report.error?.description ?? "")")
+        #expect(report.inserted == 1, "only the row the CSV did not have")
+        #expect(try await store.accounts(query: AccountQuery()).count == accounts)
+        let rows = try await store.transactions(query: TransactionQuery(predicate: #Predicate { $0.accountID == card.id }))
+        #expect(rows.count == 5)
+    }
 }

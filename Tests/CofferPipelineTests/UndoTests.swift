@@ -197,7 +197,7 @@ import Testing
         let bench = try Workbench()
         let queue = try DatabaseQueue(path: bench.store.path)
         try queue.read { db in
-            for table in ["txn", "account", "balance", "open_listing"] {
+            for table in ["txn", "account", "balance", "open_listing", "account_alias"] {
                 let columns = try db.columns(in: table).map(\.name)
                 let mirror = try db.columns(in: "undo_" + table).map(\.name)
                 #expect(mirror == ["image", "import_id"] + columns, "undo_\(table)")

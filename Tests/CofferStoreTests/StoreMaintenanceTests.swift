@@ -54,6 +54,8 @@ import Testing
             var second = try #require(try w.transaction(accountID: account.id, externalID: "FIT\(day("2026-01-02"))"))
             second.transaction.transactionDescription = "Coffee, corrected"
             try w.update(second.transaction, keys: second.keys)
+            // Another source's identity of the savings account (a CSV export's masked number, say).
+            try w.addAccountAlias(w.accountIdentity(institution: "institution:bank", number: "4444").key, accountID: other.id)
             try w.finishImport(unchanged: 3)
         }
         #expect(store.close())
@@ -183,9 +185,12 @@ import Testing
         let report = FinanceStore.doctor(path: path)
         #expect(report.ok, "\(report.failed)")
         #expect(report.checks.map(\.name) == ["integrity", "foreign-keys", "change-log-sequence", "import-ledger",
-                                              "transaction-accounts", "balance-accounts", "tombstones", "store-identity"])
+                                              "transaction-accounts", "balance-accounts", "account-aliases", "tombstones",
+                                              "store-identity"])
         let ledger = try #require(report.checks.first { $0.name == "import-ledger" })
         #expect(ledger.detail.contains("2 import(s) agree"), "\(ledger.detail)")
+        let aliases = try #require(report.checks.first { $0.name == "account-aliases" })
+        #expect(aliases.detail == "all 1 alias(es) lead to a stored account", "\(aliases.detail)")
         let tombstones = try #require(report.checks.first { $0.name == "tombstones" })
         #expect(tombstones.detail.hasPrefix("1 tombstone"), "\(tombstones.detail)")
     }
@@ -240,6 +245,13 @@ import Testing
                fails: ["transaction-accounts", "foreign-keys"]),
         Damage(name: "a balance moved to no account",
                sql: "UPDATE balance SET account_id = randomblob(16)", fails: ["balance-accounts", "foreign-keys"]),
+        Damage(name: "an alias of no account",
+               sql: "INSERT INTO account_alias(identity_key, account_id, created_at, ledger_id) VALUES ('k1', randomblob(16), 0, 1)",
+               fails: ["account-aliases", "foreign-keys"]),
+        Damage(name: "an alias that is another account's own identity", sql: """
+            INSERT INTO account_alias(identity_key, account_id)
+            SELECT a.identity_key, b.id FROM account a JOIN account b ON a.id != b.id LIMIT 1
+            """, fails: ["account-aliases"]),
         Damage(name: "a tombstone on a live transaction's institution id", sql: """
             INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
             SELECT id, account_id, external_id, NULL, NULL, created_seq FROM txn WHERE external_id IS NOT NULL LIMIT 1

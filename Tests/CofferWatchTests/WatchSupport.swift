@@ -64,7 +64,7 @@ struct WatchBench {
         storePath = folder + "/store.sqlite"
         try fm.createDirectory(atPath: configPath + "/profiles", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: inbox, withIntermediateDirectories: true)
-        for name in ["merchants.yaml", "categories.yaml"] {
+        for name in ["merchants.yaml", "categories.yaml", "institutions.yaml"] {
             try fm.copyItem(atPath: packageRoot + "/config/" + name, toPath: configPath + "/" + name)
         }
         try Self.testProfile.write(toFile: configPath + "/profiles/watch-test-bank.yaml", atomically: true, encoding: .utf8)

@@ -11,18 +11,22 @@ struct ImportCommand: AsyncParsableCommand {
             Quiet when output is not a terminal, so cron mails only failures and the warnings a person should look \
             at (a statement that does not reconcile, skipped rows, re-issued ids, a new currency account); --json \
             prints a summary per file. Exit 0 when every file is fine (also when nothing was new), 1 when some failed.
+            A statement whose account could be several stored accounts (same institution, same last digits) fails \
+            with the candidates listed; --account ID says which one.
             Cron: 17 6 * * *  coffer import ~/statements/inbox
             """)
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
-    @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
+    @Option(help: "Configuration folder (CSV profiles, merchant rules, institutions, account aliases).") var config: String?
     @Option(help: "Read CSV files with this profile: an id (see config/profiles) or a profile file's path (a draft).") var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
-    @Option(help: ArgumentHelp("For statements that do not say which account they are for (no OFX BANKACCTFROM): "
-                               + "an existing account's id, last digits or name (see coffer accounts).", valueName: "ID"))
+    @Option(help: ArgumentHelp("For statements that do not say which account they are for (no OFX BANKACCTFROM), "
+                               + "and for those that could be more than one stored account (an ambiguous-account "
+                               + "error lists them; the choice is remembered): an existing account's id, last digits "
+                               + "or name (see coffer accounts).", valueName: "ID"))
     var account: String?
     @Option(help: ArgumentHelp("For statements that do not say which account they are for: create (or reuse) an "
                                + "account of this name.", valueName: "NAME"))

@@ -31,6 +31,8 @@ public struct RawAccountIdentity: Hashable, Sendable {
     public var institutionName: String?
     /// The institution's identifier: OFX `FID` or `BANKID`, camt BIC, a profile's institution id.
     public var institutionID: String?
+    /// Another identifier the statement gives for the institution: OFX `FID` when `BANKID` took `institutionID`.
+    public var otherInstitutionID: String?
     /// The account number or IBAN, in full as the statement gives it. The store never keeps it in clear text.
     public var accountNumber: String?
     /// The statement's own account type word: `CHECKING`, `SAVINGS`, `CREDITLINE`, `CREDITCARD`, camt `Tp/Cd`.

@@ -160,7 +160,13 @@ struct OFXStatementAssembler {
         case .bankAcctFrom, .ccAcctFrom, .invAcctFrom:
             guard statement != nil else { return }
             switch tag {
-            case .bankID, .brokerID: statement?.header.account.institutionID = values.text(value)
+            case .bankID, .brokerID:
+                // The FID stays known beside it: the OFX ORG/FID pair names the institution in equivalence tables.
+                if statement?.header.account.otherInstitutionID == nil {
+                    let fid = statement?.header.account.institutionID
+                    statement?.header.account.otherInstitutionID = fid
+                }
+                statement?.header.account.institutionID = values.text(value)
             case .acctID:
                 if !value.isEmpty { statement?.header.account.accountNumber = values.text(value) }
             case .acctType:

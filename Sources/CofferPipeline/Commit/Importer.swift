@@ -21,7 +21,9 @@ public struct ImportOptions: Sendable {
     /// CSV: report rows with a bad date or amount as warnings and import the rest, instead of failing the file.
     public var skipBadRows = false
     /// The account of statements that do not say which account they are for (an OFX statement without
-    /// `BANKACCTFROM`/`CCACCTFROM`). Statements that name their account are not affected.
+    /// `BANKACCTFROM`/`CCACCTFROM`), and of statements whose account could be several stored accounts (it must
+    /// be one of them; its identity is then remembered). Other statements that name their account are not
+    /// affected.
     public var account: AccountChoice?
     /// The currency of statements that name none (an empty OFX `CURDEF`) and whose account is not stored yet.
     public var currency: String?
@@ -93,7 +95,9 @@ public struct Importer: Sendable {
                 let session = try ImportSession(writer: writer, fileName: path, report: report, idNamespace: format.idNamespace,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress,
                                                 fallback: StatementAccount.Fallback(account: options.account,
-                                                                                    currency: options.currency))
+                                                                                    currency: options.currency),
+                                                accountRules: StatementAccount.Rules(institutions: configuration.institutions,
+                                                                                     aliases: configuration.accountAliases))
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName, idNamespace: format.idNamespace)
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
                 try session.finish()

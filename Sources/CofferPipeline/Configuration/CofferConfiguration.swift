@@ -3,7 +3,9 @@ import CofferModel
 import Foundation
 
 /// Coffer's configuration folder: CSV profiles (`profiles/*.yaml`), merchant rules (`merchants.yaml`, plus the
-/// user's own `merchants.local.yaml`) and the category→MCC table (`categories.yaml`, plus `categories.local.yaml`).
+/// user's own `merchants.local.yaml`), the category→MCC table (`categories.yaml`, plus `categories.local.yaml`),
+/// institution equivalences (`institutions.yaml`, plus `institutions.local.yaml`) and the person's own account
+/// aliases (`accounts.yaml`).
 ///
 /// For example:
 /// ```swift
@@ -13,11 +15,18 @@ public struct CofferConfiguration: Sendable {
     public var directory: String?
     public var profiles: CSVProfileSet
     public var normalizer: DescriptionNormalizer
+    /// Which names, OFX ORG/FID pairs, bank ids and BICs name the same institution.
+    public var institutions: InstitutionTable
+    /// Identities the person says belong to a stored account.
+    public var accountAliases: [AccountAliasRule]
 
-    public init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer) {
+    public init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer,
+                institutions: InstitutionTable = .empty, accountAliases: [AccountAliasRule] = []) {
         self.directory = directory
         self.profiles = profiles
         self.normalizer = normalizer
+        self.institutions = institutions
+        self.accountAliases = accountAliases
     }
 
     /// Loads everything under `directory`; nil gives an empty configuration (no CSV profiles, no rules).
@@ -38,8 +47,11 @@ public struct CofferConfiguration: Sendable {
         let profiles = fm.fileExists(atPath: profilesPath) ? try CSVProfileSet.load(directory: profilesPath) : CSVProfileSet(profiles: [])
         let rules = try existing("merchants.yaml").map { try MerchantRules.load(defaults: $0, user: existing("merchants.local.yaml")) } ?? .empty
         let categories = try existing("categories.yaml").map { try CategoryMCCTable.load(defaults: $0, user: existing("categories.local.yaml")) } ?? .empty
+        let institutions = try InstitutionTable.load(defaults: existing("institutions.yaml"), user: existing("institutions.local.yaml"))
+        let aliases = try existing("accounts.yaml").map(AccountAliasRule.load) ?? []
         return CofferConfiguration(directory: directory, profiles: profiles,
-                                   normalizer: DescriptionNormalizer(rules: rules, categories: categories))
+                                   normalizer: DescriptionNormalizer(rules: rules, categories: categories),
+                                   institutions: institutions, accountAliases: aliases)
     }
 
     /// Where configuration is looked for: `$COFFER_CONFIG`, else `./config` when it holds profiles, else

@@ -26,6 +26,7 @@ final class ImportSession {
     let progress: ((Int) -> Void)?
     private var checkTombstones: Bool
     private let fallback: StatementAccount.Fallback
+    private let accountRules: StatementAccount.Rules
 
     // Statement state
     private var account: Account?
@@ -78,8 +79,10 @@ final class ImportSession {
 
     init(writer: StoreWriter, fileName: String, report: FileReport, idNamespace: String = "",
          collectChanges: Bool, progress: ((Int) -> Void)?,
-         fallback: StatementAccount.Fallback = StatementAccount.Fallback()) throws {
+         fallback: StatementAccount.Fallback = StatementAccount.Fallback(),
+         accountRules: StatementAccount.Rules = StatementAccount.Rules()) throws {
         self.fallback = fallback
+        self.accountRules = accountRules
         self.idNamespace = idNamespace
         self.writer = writer
         self.fileName = fileName
@@ -131,13 +134,15 @@ final class ImportSession {
 
     private func begin(_ header: RawStatementHeader) throws -> Account {
         if account != nil { try end() }
-        let (account, inserted, warning) = try StatementAccount.resolve(header.account, writer: writer,
-                                                                         location: header.location, fallback: fallback)
-        if inserted { report.accountsAdded += 1 }
-        if let warning {
+        let resolution = try StatementAccount.resolve(header.account, writer: writer, location: header.location,
+                                                      fallback: fallback, rules: accountRules)
+        let account = resolution.account
+        if resolution.inserted { report.accountsAdded += 1 }
+        if let warning = resolution.attention {
             report.warnings.append("\(header.location): \(warning)")
             report.attention.append("\(header.location): \(warning)")
         }
+        if let notice = resolution.notice { report.warnings.append("\(header.location): \(notice)") }
         self.account = account
         self.header = header
         facts = try writer.facts(accountID: account.id)

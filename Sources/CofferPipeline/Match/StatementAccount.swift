@@ -15,6 +15,11 @@ import Foundation
 /// in camt) is one account per currency: the first currency seen keeps the number's key, each other currency
 /// gets the number and its code as key.
 ///
+/// A statement whose key finds no account may still be a stored one (docs/account-identity.md): the person's
+/// `accounts.yaml` is asked first; else one stored account of an equivalent institution with the same last four
+/// digits and nothing contradicting (`AccountCandidates`) is landed on and the key recorded as its alias, while
+/// several such accounts fail the file (`ambiguous-account`) unless `--account` names one of them.
+///
 /// What the statement does not say, the import's `Fallback` may: the account of a statement that names none
 /// (`coffer import --account`/`--new-account`), and the currency of one whose account is new
 /// (`--currency`); a stored account's own currency is used before either.
@@ -24,9 +29,29 @@ enum StatementAccount {
         var currency: String?
     }
 
-    /// The statement's account, whether it was created, and a warning when the user should know how it was chosen.
+    /// What says which institutions and identities are one: the configuration's institution table and the
+    /// person's account aliases (`accounts.yaml`).
+    struct Rules: Sendable {
+        var institutions = InstitutionTable.empty
+        var aliases: [AccountAliasRule] = []
+    }
+
+    /// The statement's account, and what the person should hear about how it was chosen.
+    struct Resolution {
+        var account: Account
+        var inserted: Bool
+        /// A warning a person should look at (a new account for another currency of a stored number).
+        var attention: String?
+        /// A plain warning (the statement landed on a stored account under another identity, now an alias).
+        var notice: String?
+    }
+
+    /// The institution name of an account whose statement names none.
+    static let unknownInstitution = "Unknown institution"
+
+    /// The statement's account, whether it was created, and what the user should know about how it was chosen.
     static func resolve(_ identity: RawAccountIdentity, writer: StoreWriter, location: SourceLocation,
-                        fallback: Fallback = Fallback()) throws -> (Account, inserted: Bool, warning: String?) {
+                        fallback: Fallback = Fallback(), rules: Rules = Rules()) throws -> Resolution {
         var identity = identity
         // A currency code that is not one (`US`, `€`) is treated as absent: the stored account's, or --currency.
         let sentCurrency = identity.currencyCode?.trimmingCharacters(in: .whitespaces).uppercased()
@@ -44,7 +69,7 @@ enum StatementAccount {
                                       + "in \(account.currencyCode); name an account in \(currency) or use --new-account",
                                       location: location)
                 }
-                return (account, false, nil)
+                return Resolution(account: account, inserted: false)
             case .new(let name)?:
                 identity.displayName = name
             case nil:
@@ -53,13 +78,25 @@ enum StatementAccount {
                                   + "account's id, last digits or name) or --new-account NAME", location: location)
             }
         }
-        let institution = identity.institutionName ?? identity.institutionID ?? "Unknown institution"
+        let institution = identity.institutionName ?? identity.institutionID ?? unknownInstitution
+        let institutionIDs = [identity.institutionID, identity.otherInstitutionID].compactMap { $0 }
         var key: (key: String, id: UUID)
         var sibling: Account?
+        var form: AccountNumberForm?
         if let number {
             // A short or masked number (Chase ••••1234, Capital One ••••1234) is an account only with its
             // institution; a full number or IBAN is unique by itself.
-            let scope = isShort(number, identity) ? institutionScope(identity) : ""
+            let short = isShort(number, identity)
+            form = short ? .short : isIBAN(number) ? .iban : .full
+            let incoming = IncomingAccount(
+                institution: InstitutionSignature(name: identity.institutionName ?? identity.institutionID, ids: institutionIDs),
+                number: number.uppercased(), form: form!, kind: identity.kind ?? identity.accountType.map(inferKind),
+                currency: identity.currencyCode)
+            // The person's own word first: accounts.yaml.
+            if let account = try configuredAccount(incoming, rules: rules, writer: writer) {
+                return Resolution(account: account, inserted: false)
+            }
+            let scope = short ? institutionScope(identity) : ""
             key = writer.accountIdentity(institution: scope, number: number)
             if !scope.isEmpty, try writer.account(identityKey: key.key) == nil {
                 // Stores made before 2026-11 keyed every number alone: adopt such an account when it is this
@@ -88,17 +125,22 @@ enum StatementAccount {
                 guard let currency = identity.currencyCode, currency != existing.currencyCode,
                       !(try writer.heldBeforePerCurrencyAccounts(accountID: existing.id, currency: currency)) else {
                     // Its own currency (or none said), or one a store filled before accounts were kept per currency
-                    // already put on it.
-                    return (existing, false, nil)
+                    // already put on it. What this source says is kept for comparing later ones (an account stored
+                    // before learns its institution ids and its number's form here).
+                    try writer.noteAccountIdentity(accountID: existing.id, institutionIDs: institutionIDs, numberForm: form)
+                    return Resolution(account: existing, inserted: false)
                 }
                 // The same number in another currency: that currency's own account.
                 sibling = existing
                 key = writer.accountIdentity(institution: scope, number: number + ":" + currency)
+            } else if let landed = try storedCandidate(incoming, key: key.key, writer: writer, location: location,
+                                                       fallback: fallback, rules: rules) {
+                return landed
             }
         } else {
             key = writer.accountIdentity(institution: institution, number: "name:" + (identity.displayName ?? ""))
         }
-        if let existing = try writer.account(identityKey: key.key) { return (existing, false, nil) }
+        if let existing = try writer.account(identityKey: key.key) { return Resolution(account: existing, inserted: false) }
         guard let currency = identity.currencyCode ?? fallback.currency.flatMap(isCurrencyCode) else {
             let said = badCurrency.map { "names the currency '\($0)', which is not an ISO 4217 code" } ?? "names no currency"
             throw CofferError(.badInput, "the statement \(said) for its new account (expected a code such as USD); give "
@@ -120,8 +162,55 @@ enum StatementAccount {
                                   institutionName: institution, currencyCode: currency))
             : .liability(LiabilityAccount(id: key.id, displayName: displayName, accountDescription: description,
                                           institutionName: institution, currencyCode: currency))
-        try writer.insertAccount(account, identityKey: key.key, maskedNumber: masked)
-        return (account, true, warning)
+        try writer.insertAccount(account, identityKey: key.key, maskedNumber: masked, institutionIDs: institutionIDs,
+                                 numberForm: form)
+        return Resolution(account: account, inserted: true, attention: warning)
+    }
+
+    /// The account `accounts.yaml` says this statement's account is, when one of its identities matches and the
+    /// account's currency does not contradict the statement's. Throws when the file names an account the store
+    /// does not have: landing elsewhere would make the double the person wrote the file to avoid.
+    static func configuredAccount(_ incoming: IncomingAccount, rules: Rules, writer: StoreWriter) throws -> Account? {
+        for rule in rules.aliases
+        where rule.matches(incoming.institution, number: incoming.number, currency: incoming.currency, table: rules.institutions) {
+            guard let account = try writer.account(id: rule.accountID) else {
+                throw CofferError(.badConfiguration, "this identity names account \(rule.accountID.uuidString), which is not in "
+                                  + "this store (coffer accounts lists its accounts); correct the id or remove the entry",
+                                  location: rule.location)
+            }
+            if let currency = incoming.currency, currency != account.currencyCode { continue }
+            return account
+        }
+        return nil
+    }
+
+    /// A stored account this statement's account is, though its identity key finds none (a CSV export's masked
+    /// number of a card stored from its OFX download): one candidate is landed on, its key recorded as an alias
+    /// of the account; several fail the file unless `--account` names one of them (`AccountCandidates`).
+    static func storedCandidate(_ incoming: IncomingAccount, key: String, writer: StoreWriter, location: SourceLocation,
+                                fallback: Fallback, rules: Rules) throws -> Resolution? {
+        guard let masked = incoming.maskedNumber else { return nil }
+        let candidates = AccountCandidates.matching(incoming, among: try writer.accounts(maskedNumber: masked),
+                                                    table: rules.institutions)
+        let chosen: StoredAccountIdentity
+        switch candidates.count {
+        case 0: return nil
+        case 1: chosen = candidates[0]
+        default:
+            guard case .existing(let id)? = fallback.account, let named = candidates.first(where: { $0.account.id == id }) else {
+                throw AccountCandidates.ambiguity(incoming, candidates, location: location)
+            }
+            chosen = named
+        }
+        try writer.addAccountAlias(key, accountID: chosen.account.id)
+        try writer.noteAccountIdentity(accountID: chosen.account.id, institutionIDs: incoming.institution.ids,
+                                       numberForm: incoming.form)
+        let said = [incoming.institution.name, masked].compactMap { $0 }.joined(separator: " ")
+        let why = candidates.count > 1 ? "--account chose it" : "same institution and last digits, nothing contradicts"
+        let notice = "this statement's account (\(said)) is the stored account \"\(chosen.account.displayName)\" (id "
+            + "\(chosen.account.id.uuidString)): \(why); its identity is now an alias of that account, so later imports land "
+            + "there directly"
+        return Resolution(account: chosen.account, inserted: false, notice: notice)
     }
 
     /// The code, when `text` is an ISO 4217-shaped code (three ASCII letters).
@@ -133,6 +222,13 @@ enum StatementAccount {
     /// Under 8 letters and digits, or marked masked (`XXXX-XXXXXX-71004`).
     static func isShort(_ number: String, _ identity: RawAccountIdentity) -> Bool {
         number.count < 8 || identity.isMasked
+    }
+
+    /// An IBAN: two letters, two check digits, then 11 to 30 letters and digits.
+    static func isIBAN(_ number: String) -> Bool {
+        let chars = Array(number.uppercased())
+        return (15...34).contains(chars.count) && chars[0].isLetter && chars[1].isLetter && chars[2].isNumber
+            && chars[3].isNumber && chars.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     /// What scopes a short number: the institution's id, else its name.

@@ -5,7 +5,8 @@ import GRDB
 /// One check of `FinanceStore.doctor(path:)`.
 public struct DoctorCheck: Sendable, Codable, Equatable {
     /// A stable name: `integrity`, `foreign-keys`, `change-log-sequence`, `import-ledger`, `transaction-accounts`,
-    /// `balance-accounts`, `tombstones`, `store-identity` (or `open` when the store could not be opened).
+    /// `balance-accounts`, `account-aliases`, `tombstones`, `store-identity` (or `open` when the store could not be
+    /// opened).
     public let name: String
     /// What is checked, in words.
     public let title: String
@@ -49,6 +50,8 @@ extension FinanceStore {
     ///   log records for it, and every change names an import the ledger has (imports whose changes were
     ///   compacted away cannot be checked and are counted as such);
     /// - `transaction-accounts`, `balance-accounts`: every transaction's and balance's account exists;
+    /// - `account-aliases`: every alias (another identity of an account: `account_alias`) leads to an existing
+    ///   account, and none is the own identity key of another account (which the alias could then never reach);
     /// - `tombstones`: no tombstone (a deleted or retired dedupe key) carries a key a live transaction of its
     ///   account still has — it would make re-imports skip that transaction's records as deleted;
     /// - `store-identity`: the store id and the token key (which signs history tokens and derives account ids)
@@ -99,6 +102,7 @@ private struct Doctor {
             check("import-ledger", "import ledger counts equal the change log", importLedger),
             check("transaction-accounts", "every transaction's account exists", transactionAccounts),
             check("balance-accounts", "every balance's account exists", balanceAccounts),
+            check("account-aliases", "every account alias leads to an existing account", accountAliases),
             check("tombstones", "no tombstone shadows a live transaction", tombstones),
             check("store-identity", "store id and token key present", storeIdentity),
         ]
@@ -269,6 +273,32 @@ private struct Doctor {
     func transactionAccounts() throws -> Outcome { try orphans("txn", "transaction") }
 
     func balanceAccounts() throws -> Outcome { try orphans("balance", "balance") }
+
+    func accountAliases() throws -> Outcome {
+        // Stores made before aliases (v9-account-aliases) have none: nothing to check.
+        guard try count("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'account_alias'") > 0 else {
+            return ("no aliases (the store predates them)", [])
+        }
+        let total = try count("SELECT COUNT(*) FROM account_alias")
+        let missing = try Row.fetchAll(db, sql: """
+            SELECT x.identity_key, x.account_id, x.ledger_id FROM account_alias x
+            WHERE NOT EXISTS (SELECT 1 FROM account a WHERE a.id = x.account_id) ORDER BY x.rowid LIMIT ?
+            """, arguments: [limit])
+        let shadowed = try Row.fetchAll(db, sql: """
+            SELECT x.identity_key, x.account_id, a.id FROM account_alias x JOIN account a ON a.identity_key = x.identity_key
+            WHERE a.id != x.account_id ORDER BY x.rowid LIMIT ?
+            """, arguments: [limit])
+        func key(_ value: String) -> String { String(value.prefix(12)) + "…" }
+        let problems = missing.map { row -> String in
+            let importID: Int64? = row[2]
+            return "alias \(key(row[0])) leads to account \(Self.uuid(row[1])), which does not exist"
+                + (importID.map { " (recorded by import \($0))" } ?? "")
+        } + shadowed.map {
+            "alias \(key($0[0])) of account \(Self.uuid($0[1])) is the own identity of account \(Self.uuid($0[2])): it never applies"
+        }
+        if problems.isEmpty { return ("all \(total) alias(es) lead to a stored account", []) }
+        return (summary("alias(es) that lead nowhere", problems), problems)
+    }
 
     func tombstones() throws -> Outcome {
         // The import matcher skips a record whose institution id, or whose fingerprint and occurrence, has a

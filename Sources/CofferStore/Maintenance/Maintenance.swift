@@ -58,7 +58,7 @@ extension FinanceStore {
             let horizon = max(maxSeq, try Self.horizon(db))
             try db.execute(sql: "UPDATE store_meta SET value = ? WHERE key = 'horizon_seq'", arguments: [horizon])
             // Imports whose changes are gone can no longer be undone: their undo journal goes too.
-            for table in ["undo_txn", "undo_account", "undo_balance", "undo_open_listing", "undo_added"] {
+            for table in ["undo_txn", "undo_account", "undo_balance", "undo_open_listing", "undo_account_alias", "undo_added"] {
                 try db.execute(sql: "DELETE FROM \(table) WHERE import_id IN (SELECT id FROM import_ledger WHERE first_seq < ?)",
                                arguments: [horizon])
             }

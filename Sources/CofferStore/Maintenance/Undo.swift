@@ -104,12 +104,16 @@ extension StoreWriter {
             INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_balance WHERE import_id = \(id);
             INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_account WHERE import_id = \(id);
             """)
+        // A link also decides where later statements of either account land (its aliases): every later change in
+        // the two accounts depends on it.
+        let isLink = try String.fetchOne(db, sql: "SELECT kind FROM import_ledger WHERE id = ?", arguments: [id]) == ImportRecord.Kind.link.rawValue
         return try Row.fetchAll(db, sql: """
             SELECT DISTINCT l.id, l.path FROM change_log c JOIN import_ledger l ON l.id = c.import_id
             WHERE c.import_id > ? AND l.undone_by IS NULL AND l.kind != 'undo'
-              AND c.entity_id IN (SELECT id FROM temp.undo_scope)
+              AND (c.entity_id IN (SELECT id FROM temp.undo_scope)
+                   OR (? AND c.account_id IN (SELECT account_id FROM change_log WHERE import_id = ?)))
             ORDER BY l.id
-            """, arguments: [id]).map { ($0[0], $0[1]) }
+            """, arguments: [id, isLink, id]).map { ($0[0], $0[1]) }
     }
 
     /// What the live entries other than `id` (only later ones with `laterOnly`) listed unchanged.
@@ -140,7 +144,9 @@ extension StoreWriter {
     private static let txnContent = 1...16
     private static let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description",
                                          "institution_name", "currency_code", "opening_date", "masked_number", "credit_limit",
-                                         "minimum_next_payment", "next_payment_due_date", "overdue_payment", "created_seq"]
+                                         "minimum_next_payment", "next_payment_due_date", "overdue_payment", "created_seq",
+                                         "institution_ids", "number_forms"]
+    private static let aliasColumns = ["identity_key", "account_id", "created_at", "ledger_id"]
     private static let balanceColumns = ["id", "account_id", "currency_code", "available_amount", "available_scaled",
                                          "available_indicator", "available_as_of", "booked_amount", "booked_scaled",
                                          "booked_indicator", "booked_as_of", "as_of", "dedupe_key", "created_seq"]
@@ -227,15 +233,27 @@ extension StoreWriter {
                 try log(.account, now == nil ? .insert : .update, id: id, accountID: id)
             }
         }
+        // Aliases: the ones it added go, the ones it repointed or removed come back.
+        try db.execute(sql: """
+            DELETE FROM account_alias WHERE identity_key IN
+                (SELECT row_key FROM undo_added WHERE import_id = ? AND tbl = 'account_alias')
+            """, arguments: [target])
+        for (image, _) in try images("account_alias", Self.aliasColumns, of: target) {
+            try put("account_alias", Self.aliasColumns, image: image)
+        }
+
         // Transactions. A row stays when a live import lists it too, dated by the earliest day those listings
         // give; with values from before when only other sources list it (they did not change it), as they are
         // now when its own source lists it as it is now.
-        let inserted = try UUID.fetchAll(db, sql: """
+        // (A link's insertions are moves: its journal has the rows as they were.)
+        let inserted = entry.kind == .link ? [] : try UUID.fetchAll(db, sql: """
             SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 2 AND op = 0 ORDER BY seq
             """, arguments: [target])
         let insertedSet = Set(inserted)
-        let later = try listings(otherThan: target, laterOnly: true)
-        let others = try listings(otherThan: target, laterOnly: false)
+        // A link inserts nothing and moves rows: they go back where they were, whatever later imports listed
+        // (those found them through the link's aliases).
+        let later = entry.kind == .link ? [:] : try listings(otherThan: target, laterOnly: true)
+        let others = entry.kind == .link ? [:] : try listings(otherThan: target, laterOnly: false)
         for id in inserted {
             guard var now = try current("txn", Self.txnColumns, key: id.databaseValue) else { continue }
             if let listing = others[id] {
@@ -302,8 +320,9 @@ extension StoreWriter {
         }
 
         // Balances.
-        for id in try UUID.fetchAll(db, sql: "SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 1 AND op = 0",
-                                    arguments: [target]) {
+        for id in entry.kind == .link ? [] : try UUID.fetchAll(db, sql: """
+            SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 1 AND op = 0
+            """, arguments: [target]) {
             guard let now = try current("balance", Self.balanceColumns, key: id.databaseValue) else { continue }
             try log(.balance, .delete, id: id, accountID: uuid(now[1]))
             try db.execute(sql: "DELETE FROM balance WHERE id = ?", arguments: [id])
@@ -331,7 +350,8 @@ extension StoreWriter {
         }
 
         // The entry is undone; its journal is spent.
-        for table in ["undo_txn", "undo_account", "undo_balance", "undo_open_listing", "undo_added", "import_listing"] {
+        for table in ["undo_txn", "undo_account", "undo_balance", "undo_open_listing", "undo_account_alias", "undo_added",
+                      "import_listing"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE import_id = ?", arguments: [target])
         }
         try db.execute(sql: "UPDATE import_ledger SET undone_by = ? WHERE id = ?", arguments: [importID, target])

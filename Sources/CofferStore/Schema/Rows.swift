@@ -88,6 +88,12 @@ enum Rows {
         credit_limit, minimum_next_payment, next_payment_due_date, overdue_payment
         """
 
+    /// `accountColumns`, each qualified by a table alias (`a.id, a.kind, …`) for a join.
+    static func accountColumns(_ table: String) -> String {
+        accountColumns.split(separator: ",").map { table + "." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .joined(separator: ", ")
+    }
+
     static func account(_ row: Row) throws -> Account {
         let currency: String = row[5]
         let opening: Int64? = row[6]

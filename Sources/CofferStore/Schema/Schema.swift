@@ -250,6 +250,57 @@ enum Schema {
                     """)
             }
         }
+        // One account per real account (docs/account-identity.md). A source that names an account another way than
+        // the stored one (a masked number where the store has the full one, an IBAN) lands on it by an alias: its
+        // identity key, looked up after `account.identity_key`. What a new source's account is compared with: the
+        // institution ids its sources gave (OFX FID/BANKID, a BIC, a profile's id; space-separated, upper-case)
+        // and the forms its number came in (`short`, `full`, `iban`). Accounts stored before have neither
+        // (NULL): their institution is compared by name, and their number's form is unknown. `ledger_id`: the import
+        // ledger entry that added the alias. Both tables are in the undo journal (v7): `account`'s mirror gains the
+        // two columns, `account_alias` gets a mirror of its own, and the aliases an import adds are noted.
+        migrator.registerMigration("v9-account-aliases") { db in
+            try db.execute(sql: """
+                CREATE TABLE account_alias (
+                    identity_key TEXT PRIMARY KEY NOT NULL,
+                    account_id BLOB NOT NULL REFERENCES account(id),
+                    created_at INTEGER,
+                    ledger_id INTEGER
+                );
+                CREATE INDEX account_alias_account ON account_alias(account_id);
+                ALTER TABLE account ADD COLUMN institution_ids TEXT;
+                ALTER TABLE account ADD COLUMN number_forms TEXT;
+                """)
+            let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description", "institution_name",
+                                  "currency_code", "opening_date", "masked_number", "credit_limit", "minimum_next_payment",
+                                  "next_payment_due_date", "overdue_payment", "created_seq", "institution_ids", "number_forms"]
+            let aliasColumns = ["identity_key", "account_id", "created_at", "ledger_id"]
+            try db.execute(sql: """
+                ALTER TABLE undo_account ADD COLUMN institution_ids TEXT;
+                ALTER TABLE undo_account ADD COLUMN number_forms TEXT;
+                DROP TRIGGER journal_account_update;
+                DROP TRIGGER journal_account_delete;
+                CREATE TABLE undo_account_alias (image INTEGER PRIMARY KEY, import_id INTEGER NOT NULL, \(aliasColumns.joined(separator: ", ")));
+                CREATE INDEX undo_account_alias_import ON undo_account_alias(import_id);
+                CREATE TRIGGER journal_account_alias_insert AFTER INSERT ON account_alias BEGIN
+                    INSERT INTO undo_added(import_id, tbl, row_key)
+                        SELECT value, 'account_alias', NEW.identity_key FROM store_meta WHERE key = 'journal_import';
+                END;
+                """)
+            for (table, columns) in [("account", accountColumns), ("account_alias", aliasColumns)] {
+                let list = columns.joined(separator: ", ")
+                let old = columns.map { "OLD." + $0 }.joined(separator: ", ")
+                try db.execute(sql: """
+                    CREATE TRIGGER journal_\(table)_update BEFORE UPDATE ON \(table) BEGIN
+                        INSERT INTO undo_\(table)(import_id, \(list))
+                            SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                    END;
+                    CREATE TRIGGER journal_\(table)_delete BEFORE DELETE ON \(table) BEGIN
+                        INSERT INTO undo_\(table)(import_id, \(list))
+                            SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                    END;
+                    """)
+            }
+        }
         return migrator
     }
 

@@ -88,13 +88,6 @@ public final class StoreWriter {
 
     // MARK: Accounts
 
-    /// The stored account with this identity key.
-    public func account(identityKey: String) throws -> Account? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.accountColumns) FROM account WHERE identity_key = ?"),
-                                   arguments: [identityKey])
-        return try row.map(Rows.account)
-    }
-
     public func account(id: UUID) throws -> Account? {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.accountColumns) FROM account WHERE id = ?"), arguments: [id])
         return try row.map(Rows.account)

@@ -1,0 +1,156 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// The form an account number came in from a source: what a new source's number may be compared with.
+public enum AccountNumberForm: String, Sendable, CaseIterable {
+    /// Short or masked (`XXXX-XXXXXX-71004`, `1234`): it identifies an account only with its institution.
+    case short
+    /// A full account number (not an IBAN).
+    case full
+    /// An IBAN.
+    case iban
+}
+
+/// A stored account with what its sources said about its identity, beyond FinanceKit's fields: what a new source
+/// whose identity key finds no account is compared with (`StoreWriter.accounts(maskedNumber:)`).
+public struct StoredAccountIdentity: Sendable {
+    public var account: Account
+    /// `••••1234`: the last four letters and digits of its number.
+    public var maskedNumber: String?
+    /// The institution ids its sources gave (OFX FID or BANKID, a BIC, a profile's institution id), upper-case;
+    /// empty for an account stored before they were kept.
+    public var institutionIDs: [String]
+    /// The forms its number came in; nil for an account stored before they were kept (unknown).
+    public var numberForms: Set<AccountNumberForm>?
+}
+
+/// An identity key that leads to an account other than its own (`account_alias`).
+public struct AccountAlias: Sendable, Hashable {
+    public var identityKey: String
+    public var accountID: UUID
+    public var createdAt: Date?
+    /// The import (or link) that recorded it.
+    public var importID: Int64?
+}
+
+extension StoreWriter {
+    /// The stored account an identity key leads to: the account whose own key it is, else the account it is an
+    /// alias of.
+    ///
+    /// For example, after an OFX download made the account and a CSV export of the same card was landed on it,
+    /// both keys lead to it:
+    /// ```swift
+    /// let account = try writer.account(identityKey: writer.accountIdentity(institution: scope, number: number).key)
+    /// ```
+    public func account(identityKey: String) throws -> Account? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.accountColumns) FROM account WHERE identity_key = ?"),
+                                   arguments: [identityKey])
+            ?? Row.fetchOne(db.cachedStatement(sql: """
+                SELECT \(Rows.accountColumns("a")) FROM account_alias x JOIN account a ON a.id = x.account_id
+                WHERE x.identity_key = ?
+                """), arguments: [identityKey])
+        return try row.map(Rows.account)
+    }
+
+    /// The account's own identity key (the one it was made with), to alias it elsewhere.
+    public func identityKey(accountID: UUID) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT identity_key FROM account WHERE id = ?"), arguments: [accountID])
+    }
+
+    /// Records `identityKey` as another identity of the account: later statements under that key land on it in
+    /// one index look-up. An alias the key had to another account is replaced. The alias carries this write's
+    /// import id (`beginImport`), when it has one.
+    public func addAccountAlias(_ identityKey: String, accountID: UUID) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO account_alias(identity_key, account_id, created_at, ledger_id) VALUES (?, ?, ?, ?)
+            ON CONFLICT(identity_key) DO UPDATE SET account_id = excluded.account_id, created_at = excluded.created_at,
+                ledger_id = excluded.ledger_id
+            """).execute(arguments: [identityKey, accountID, now, importID])
+    }
+
+    /// Removes an alias (an undone link or import); true when there was one.
+    @discardableResult
+    public func removeAccountAlias(_ identityKey: String) throws -> Bool {
+        try db.execute(sql: "DELETE FROM account_alias WHERE identity_key = ?", arguments: [identityKey])
+        return db.changesCount > 0
+    }
+
+    /// The aliases leading to an account, oldest first.
+    public func accountAliases(accountID: UUID) throws -> [AccountAlias] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT identity_key, account_id, created_at, ledger_id FROM account_alias WHERE account_id = ? ORDER BY rowid
+            """), arguments: [accountID]).map(AccountAlias.init(row:))
+    }
+
+    /// Points every alias of `from` at `to` (linking two accounts); returns how many moved.
+    @discardableResult
+    public func repointAccountAliases(from: UUID, to: UUID) throws -> Int {
+        try db.execute(sql: "UPDATE account_alias SET account_id = ? WHERE account_id = ?", arguments: [to, from])
+        return db.changesCount
+    }
+
+    /// Stored accounts whose number shows these last characters (`••••1234`), with what their sources said about
+    /// their identity: the candidates a new source with the same visible digits may be.
+    public func accounts(maskedNumber: String) throws -> [StoredAccountIdentity] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT \(Rows.accountColumns), masked_number, institution_ids, number_forms FROM account
+            WHERE masked_number = ? ORDER BY created_seq
+            """), arguments: [maskedNumber]).map { row in
+            let count = row.count
+            let ids: String? = row[count - 2]
+            let forms: String? = row[count - 1]
+            return StoredAccountIdentity(
+                account: try Rows.account(row), maskedNumber: row[count - 3],
+                institutionIDs: ids.map(Self.words) ?? [],
+                numberForms: forms.map { Set(Self.words($0).compactMap(AccountNumberForm.init(rawValue:))) })
+        }
+    }
+
+    /// Adds what a source said about an account's identity: its institution ids and its number's form, kept to
+    /// compare later sources with. An account stored before forms were kept (unknown) then has this one.
+    public func noteAccountIdentity(accountID: UUID, institutionIDs: [String], numberForm: AccountNumberForm?) throws {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT institution_ids, number_forms FROM account WHERE id = ?"),
+                                         arguments: [accountID]) else { return }
+        let oldIDs: String? = row[0]
+        let oldForms: String? = row[1]
+        var ids = oldIDs.map(Self.words) ?? []
+        for id in institutionIDs.map(Self.institutionID) where !id.isEmpty && !ids.contains(id) { ids.append(id) }
+        var forms = oldForms.map(Self.words)
+        if let numberForm, !(forms ?? []).contains(numberForm.rawValue) {
+            forms = (forms ?? []) + [numberForm.rawValue]
+        }
+        let newIDs = ids.isEmpty ? nil : ids.joined(separator: " ")
+        let newForms = forms?.joined(separator: " ")
+        guard newIDs != oldIDs || newForms != oldForms else { return }
+        try db.cachedStatement(sql: "UPDATE account SET institution_ids = ?, number_forms = ? WHERE id = ?")
+            .execute(arguments: [newIDs, newForms, accountID])
+    }
+
+    /// Inserts a new account with what its source said about its identity (see `insertAccount(_:identityKey:maskedNumber:)`).
+    public func insertAccount(_ account: Account, identityKey: String, maskedNumber: String?,
+                              institutionIDs: [String], numberForm: AccountNumberForm?) throws {
+        try insertAccount(account, identityKey: identityKey, maskedNumber: maskedNumber)
+        let ids = institutionIDs.map(Self.institutionID).filter { !$0.isEmpty }
+        try db.cachedStatement(sql: "UPDATE account SET institution_ids = ?, number_forms = ? WHERE id = ?")
+            .execute(arguments: [ids.isEmpty ? nil : ids.joined(separator: " "), numberForm?.rawValue ?? "", account.id])
+    }
+
+    /// An institution id as kept: upper-case letters and digits.
+    static func institutionID(_ text: String) -> String {
+        String(text.uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
+    }
+
+    static func words(_ text: String) -> [String] {
+        text.split(separator: " ").map(String.init)
+    }
+}
+
+extension AccountAlias {
+    init(row: Row) {
+        identityKey = row[0]
+        accountID = row[1]
+        createdAt = (row[2] as Int64?).map(Rows.date)
+        importID = row[3]
+    }
+}
