@@ -5,7 +5,7 @@ import Foundation
 struct AccountsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts", abstract: "List the accounts in the store, or rename one.",
-        subcommands: [AccountsListCommand.self, AccountsRenameCommand.self], defaultSubcommand: AccountsListCommand.self)
+        subcommands: [AccountsListCommand.self, AccountsRenameCommand.self, AccountsLinkCommand.self], defaultSubcommand: AccountsListCommand.self)
 }
 
 /// `coffer accounts rename ACCOUNT NAME`.
@@ -23,6 +23,43 @@ struct AccountsRenameCommand: AsyncParsableCommand {
             let target = try await AccountSelector.resolve(account, in: store)
             let renamed = try store.renameAccount(id: target.id, to: name)
             if isTerminal { printLine("\(target.displayName) → \(renamed.displayName)") }
+        }
+    }
+}
+
+struct AccountsLinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link", abstract: "Make two accounts that are one real account one (undoable).",
+        discussion: """
+            OTHER's transactions are matched into KEEP the way an import matches another source's records (the \
+            institution's id within its source, else amount, direction and currency within 3 days and agreeing \
+            text; same-day twins stay two): the ones KEEP holds already are not doubled, the rest move with their \
+            ids. Balances move; OTHER's identities become aliases of KEEP, so later imports of either source land on \
+            KEEP; OTHER is deleted. In history each moved transaction is a deletion in OTHER's stream and an \
+            insertion in KEEP's. The link is an entry in the import ledger: coffer imports undo ID reverts it.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "The account to keep: its id, last digits of its number, or part of its name.") var keep: String
+    @Argument(help: "The account to merge into it and remove.") var other: String
+    @Flag(help: "Show what would happen without changing the store.") var dryRun = false
+    @Flag(help: "Print the result as JSON.") var json = false
+
+    func run() async throws {
+        try await guarded {
+            let store = try storeOptions.open(.readWrite)
+            let kept = try await AccountSelector.resolve(keep, in: store)
+            let removed = try await AccountSelector.resolve(other, in: store)
+            let report = try store.linkAccounts(keep: kept.id, other: removed.id, dryRun: dryRun)
+            if json {
+                printLine(try JSON.document(report))
+                return
+            }
+            printLine((dryRun ? "would link " : "linked ") + "\(removed.displayName) into \(kept.displayName): "
+                      + "\(report.moved) transaction(s) moved, \(report.matched) already there (not doubled)"
+                      + (report.redated > 0 ? ", \(report.redated) dated earlier" : "")
+                      + ", \(report.balancesMoved) balance(s) moved, \(report.aliases) identit\(report.aliases == 1 ? "y" : "ies") now lead to it"
+                      + (dryRun ? "" : "; coffer imports undo \(report.ledgerID ?? 0) reverts it"))
         }
     }
 }
