@@ -70,6 +70,13 @@ public enum BalanceChain {
         }.max(by: precedes)
     }
 
+    /// The statement whose closing balance comes first after `statement`'s, of its account and currency.
+    public static func next(of statement: StatementPeriod, in statements: [StatementPeriod]) -> StatementPeriod? {
+        statements.filter {
+            $0.accountID == statement.accountID && $0.currencyCode == statement.currencyCode && precedes(statement, $0)
+        }.min(by: precedes)
+    }
+
     /// The booking days between two closing balances: after `previous`'s day, through `statement`'s.
     public static func days(after previous: StatementPeriod, through statement: StatementPeriod) -> (after: Int, through: Int)? {
         guard let from = previous.closing?.asOf, let to = statement.closing?.asOf else { return nil }
@@ -78,8 +85,11 @@ public enum BalanceChain {
 
     /// The sequence check of `statement` after `previous`, given the booked transactions between them (Σ in
     /// micro-units, credits positive, and their count); nil when it holds, or when an amount is beyond micro-units.
+    ///
+    /// `gaps` are the account's days no statement covers: one between the two balances is named, as the likely
+    /// reason (a statement not imported).
     public static func mismatch(_ statement: StatementPeriod, after previous: StatementPeriod,
-                                booked: (sum: Int64, count: Int)) -> BalanceMismatch? {
+                                booked: (sum: Int64, count: Int), gaps: [AccountReconciliation.Gap] = []) -> BalanceMismatch? {
         guard let closing = statement.closing, let earlier = previous.closing,
               let reported = closing.signedScaled, let start = earlier.signedScaled,
               let days = days(after: previous, through: statement) else { return nil }
@@ -91,10 +101,13 @@ public enum BalanceChain {
             ? " + \(booked.count) transaction(s) booked \(day(days.after + 1))"
                 + (days.through > days.after + 1 ? " to \(day(days.through))" : "") + " (\(text(decimal(booked.sum))))"
             : ", the same day,"
-        let message = "\(closing.code) \(text(decimal(reported)))\(unit) as of \(day(closing.asOf)) does not follow from "
+        var message = "\(closing.code) \(text(decimal(reported)))\(unit) as of \(day(closing.asOf)) does not follow from "
             + "the previous balance: \(earlier.code) \(text(decimal(start)))\(unit) as of \(day(earlier.asOf)) "
             + "(\(previous.path.isEmpty ? "this file" : previous.path))\(between) = \(text(decimal(expected)))\(unit), "
-            + "difference \(text(decimal(reported &- expected)))\(unit): a transaction is missing or an amount differs"
+            + "difference \(text(decimal(reported &- expected)))\(unit): "
+        let gap = gaps.first { CalendarDay.dayNumber($0.last) > days.after && CalendarDay.dayNumber($0.first) <= days.through }
+        message += gap.map { "no statement covers \(day($0.first)) to \(day($0.last)) (one was not imported?)" }
+            ?? "a transaction is missing or an amount differs"
         return BalanceMismatch(check: .sequence, statement: statement, reported: decimal(reported),
                                expected: decimal(expected), difference: decimal(reported &- expected), previous: previous,
                                bookedBetween: decimal(booked.sum), bookedBetweenCount: booked.count,

@@ -76,7 +76,9 @@ public enum Reconciliation {
                   let booked = daily[statement.currencyCode, default: DailyBooked([])].between(after: days.after, through: days.through)
             else { continue }
             checks += 1
-            if let mismatch = BalanceChain.mismatch(statement, after: previous, booked: booked) { mismatches.append(mismatch) }
+            if let mismatch = BalanceChain.mismatch(statement, after: previous, booked: booked, gaps: gaps) {
+                mismatches.append(mismatch)
+            }
         }
         let reference = unique.map(\.asOf).max() ?? newestTransaction
         let stale = reference.map { reference in

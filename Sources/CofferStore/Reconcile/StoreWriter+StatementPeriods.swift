@@ -48,28 +48,28 @@ extension StoreWriter {
     /// stored now (this import's included): its `LEDGERBAL` after the previous statement's closing balance, and the
     /// next statement's `LEDGERBAL` after its own (a statement imported after a newer one fills the chain).
     public func sequenceMismatches(around statement: StatementPeriod) throws -> [BalanceMismatch] {
-        guard let asOf = statement.closing?.asOf else { return [] }
-        let millis = Rows.millis(asOf)
-        let neighbours = """
-            SELECT \(StatementPeriod.columns) FROM \(StatementPeriod.liveRows)
-            WHERE p.account_id = ? AND p.currency_code = ? AND p.closing_as_of IS NOT NULL AND p.id != ?
-            """
-        let arguments: StatementArguments = [statement.accountID, statement.currencyCode, statement.id, millis, statement.id]
-        let previous = try Row.fetchOne(db, sql: neighbours + " AND (p.closing_as_of, p.id) < (?, ?) ORDER BY p.closing_as_of DESC, p.id DESC LIMIT 1",
-                                        arguments: arguments).map(StatementPeriod.init(row:))
-        let next = try Row.fetchOne(db, sql: neighbours + " AND (p.closing_as_of, p.id) > (?, ?) ORDER BY p.closing_as_of, p.id LIMIT 1",
-                                    arguments: arguments).map(StatementPeriod.init(row:))
-        var pairs: [(StatementPeriod, StatementPeriod)] = []
-        if let previous, BalanceChain.isChained(statement) { pairs.append((statement, previous)) }
-        if let next, BalanceChain.isChained(next) { pairs.append((next, statement)) }
-        guard let latest = pairs.compactMap({ $0.0.closing?.asOf }).max() else { return [] }
+        guard statement.closing != nil else { return [] }
+        // An account's statements are few (one per download): the policy picks among them, as `coffer reconcile` does.
+        let all = try Row.fetchAll(db, sql: """
+            SELECT \(StatementPeriod.columns) FROM \(StatementPeriod.liveRows) WHERE p.account_id = ? ORDER BY p.id
+            """, arguments: [statement.accountID]).map(StatementPeriod.init(row:))
+        var pairs: [(later: StatementPeriod, earlier: StatementPeriod)] = []
+        if BalanceChain.isChained(statement), let previous = BalanceChain.previous(of: statement, in: all) {
+            pairs.append((statement, previous))
+        }
+        if let next = BalanceChain.next(of: statement, in: all), BalanceChain.isChained(next),
+           BalanceChain.previous(of: next, in: all)?.id == statement.id {
+            pairs.append((next, statement))
+        }
+        guard let latest = pairs.compactMap({ $0.later.closing?.asOf }).max() else { return [] }
         // Rows dated after the later balance's day cannot be booked by then: the read stops there.
         let daily = try DailyBooked.fetch(db, accountID: statement.accountID, currency: statement.currencyCode,
                                           before: Int64(StatementPeriod.lastDay(through: latest) + 1) * 86_400_000)
-        return pairs.compactMap { later, earlier in
-            guard let days = BalanceChain.days(after: earlier, through: later),
+        let gaps = Reconciliation.coverage(Reconciliation.distinct(all)).1
+        return pairs.compactMap { pair in
+            guard let days = BalanceChain.days(after: pair.earlier, through: pair.later),
                   let booked = daily.between(after: days.after, through: days.through) else { return nil }
-            return BalanceChain.mismatch(later, after: earlier, booked: booked)
+            return BalanceChain.mismatch(pair.later, after: pair.earlier, booked: booked, gaps: gaps)
         }
     }
 }
