@@ -70,6 +70,8 @@ struct ReconcileCommand: AsyncParsableCommand {
         if r.statements.isEmpty {
             lines.append(ok + "covered: no statements recorded (imports before statements were recorded: "
                          + "coffer import --force FILE records them)")
+        } else if r.covered.isEmpty {
+            lines.append(ok + "covered: no days (\(r.statements.count) statement(s) without a period or rows)")
         } else {
             let runs = r.covered.map { "\(day($0.first)) to \(day($0.last))" }.joined(separator: ", ")
             lines.append(ok + "covered: \(runs) (\(r.statements.count) statement(s))")

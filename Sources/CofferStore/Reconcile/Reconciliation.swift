@@ -96,8 +96,8 @@ public enum Reconciliation {
         CalendarDay.dayNumber(reference) - CalendarDay.dayNumber(transaction.transactionDate)
     }
 
-    /// The statements without repeats: a file imported again (`--force`) records the same statement again; the
-    /// first import of it stands for both.
+    /// The statements without repeats: a file imported again (`--force`, or a copy under another name) records the
+    /// same statement again; the first import of it stands for all.
     static func distinct(_ statements: [StatementPeriod]) -> [StatementPeriod] {
         var seen: Set<StatementPeriod> = []
         return statements.sorted { $0.id < $1.id }.filter { statement in
@@ -105,6 +105,9 @@ public enum Reconciliation {
             key.id = 0
             key.importID = 0
             key.path = ""
+            key.location = ""
+            key.closing?.location = nil
+            key.balanceProblem = nil
             return seen.insert(key).inserted
         }
     }
