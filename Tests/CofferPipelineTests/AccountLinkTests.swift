@@ -74,6 +74,8 @@ import Testing
         for try await c in store.accountHistory(since: nil, isMonitoring: false) { accountDeletes += c.deleted }
         #expect(accountDeletes == [], "from the start, the removed account never shows")
         #expect(FinanceStore.doctor(path: store.path).ok)
+        // The statements recorded for the two accounts are the kept one's now (coffer reconcile).
+        #expect(try await store.reconcile(accountID: ofx.id).first?.statements.count == 2)
 
         // A later export of the card lands on the kept account; the old export again changes nothing.
         let april = try Identity.run(importer, bench, "lakeside-04.csv",
@@ -89,12 +91,14 @@ import Testing
         let link = try #require(ledger.first { $0.kind == .link })
         #expect(throws: CofferError.self) { try store.undoImport(link.id) }  // the April import wrote into it
         let undo = try store.undoImport(link.id, cascade: true)
-        #expect(undo.reverted.count == 2)
+        #expect(undo.reverted.count == 3, "the link, the April import and the forced re-import (both found the card through the link)")
         let undone = Self.rows(try await bench.transactions())
         #expect(undone == before, "\(undone) vs \(before) \(undo)")
         #expect(Set(try await bench.transactions().filter { $0.accountID == csv.id }.map(\.id)) == Set(csvRowsBefore.map(\.id)))
         #expect(Set(try await bench.transactions().filter { $0.accountID == ofx.id }.map(\.id)) == Set(ofxRowsBefore.map(\.id)))
         #expect(Set(try await Identity.accounts(bench).map(\.id)) == [ofx.id, csv.id])
+        #expect(try await store.reconcile(accountID: ofx.id).first?.statements.count == 1)
+        #expect(try await store.reconcile(accountID: csv.id).first?.statements.count == 1)
         #expect(FinanceStore.doctor(path: store.path).ok)
         // And the CSV source lands on its own account again.
         let redo = try Identity.run(importer, bench, "lakeside-04.csv",

@@ -124,6 +124,8 @@ import Testing
         let after = try await bench.store.imports()
         #expect(after.first { $0.id == bID }?.undoneBy == after.first?.id)
         #expect(after.first?.kind == .undo)
+        // Its statement is no longer on record (coffer reconcile): A's and C's are.
+        #expect(try await bench.store.reconcile().flatMap(\.statements).count == 2)
         let again = try bench.importing("b.csv", b)
         #expect((again.status, again.inserted, again.updated) == (.imported, 2, 1))
         #expect(try await bench.transactions().count == 5)

@@ -9,7 +9,8 @@ struct ImportCommand: AsyncParsableCommand {
             Each file commits whole or not at all; a bad file is reported and the others still import. A file \
             imported before (same SHA-256) is skipped unless --force, which must then change nothing.
             Quiet when output is not a terminal, so cron mails only failures and the warnings a person should look \
-            at (a statement that does not reconcile, skipped rows, re-issued ids, a new currency account); --json \
+            at (a statement that does not reconcile, an OFX balance that does not follow from the previous \
+            statement's, skipped rows, re-issued ids, a new currency account); --json \
             prints a summary per file. Exit 0 when every file is fine (also when nothing was new), 1 when some failed.
             A statement whose account could be several stored accounts (same institution, same last digits) fails \
             with the candidates listed; --account ID says which one.

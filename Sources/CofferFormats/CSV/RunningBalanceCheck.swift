@@ -55,6 +55,8 @@ struct RunningBalanceCheck {
         return ParseWarning("the running balance does not add up: the amounts give \(text(first.expected)) \(currency), "
                             + "the balance column says \(text(first.found)) (difference \(text(first.found - first.expected)))"
                             + "\(more); a row is missing or an amount differs: imported as sent",
-                            location: SourceLocation(file: file, line: first.line), needsAttention: true)
+                            location: SourceLocation(file: file, line: first.line), needsAttention: true,
+                            balanceDifference: Decimal(first.found - first.expected)
+                                / Decimal(sign: .plus, exponent: ExactDecimal.storageScale, significand: 1))
     }
 }

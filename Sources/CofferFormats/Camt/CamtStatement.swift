@@ -101,6 +101,6 @@ struct CamtReconciliation: Sendable {
         let message = "the statement does not reconcile: \(openingCode) \(text(opening))\(unit) + booked entries "
             + "\(text(bookedNet))\(unit) = \(text(expected))\(unit), but CLBD is \(text(closing))\(unit) "
             + "(difference \(text(closing - expected))\(unit)); imported as sent"
-        return ParseWarning(message, location: location, needsAttention: true)
+        return ParseWarning(message, location: location, needsAttention: true, balanceDifference: closing - expected)
     }
 }

@@ -236,11 +236,16 @@ public struct ParseWarning: Sendable, CustomStringConvertible {
     /// A person should look (a statement that does not reconcile, a skipped row): `coffer import` prints these
     /// even under cron, where it is otherwise quiet.
     public var needsAttention: Bool
+    /// Set when the statement's own balances do not add up (camt opening + booked entries ≠ closing, a CSV running
+    /// balance): the reported balance minus the one the amounts give. The import records it with the statement,
+    /// and `coffer reconcile` lists it.
+    public var balanceDifference: Decimal?
 
-    public init(_ message: String, location: SourceLocation, needsAttention: Bool = false) {
+    public init(_ message: String, location: SourceLocation, needsAttention: Bool = false, balanceDifference: Decimal? = nil) {
         self.message = message
         self.location = location
         self.needsAttention = needsAttention
+        self.balanceDifference = balanceDifference
     }
 
     public var description: String { "\(location): \(message)" }

@@ -48,8 +48,9 @@ public struct FileReport: Sendable, Codable {
     public var accountsAdded = 0
     public var balancesAdded = 0
     public var warnings: [String] = []
-    /// The warnings a person should look at (also in `warnings`): a statement that does not reconcile, skipped
-    /// rows, re-issued ids, a new account for another currency of a stored account number.
+    /// The warnings a person should look at (also in `warnings`): a statement that does not reconcile, an OFX
+    /// balance that does not follow from the previous statement's, skipped rows, re-issued ids, a new account for
+    /// another currency of a stored account number.
     public var attention: [String] = []
     public var error: Failure?
     /// With `--dry-run`, the first changes (at most 1,000).

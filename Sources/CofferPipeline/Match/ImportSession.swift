@@ -32,6 +32,8 @@ final class ImportSession {
     private var account: Account?
     var header: RawStatementHeader?
     var balances: [RawBalance] = []
+    /// The current statement's rows, counted for its `statement_period` row.
+    var tally = StatementTally(currency: "")
     private var minDate: Date?
     private var maxDate: Date?
     /// Stored open (pending/authorized) transactions the current account's statements in this file list.
@@ -106,6 +108,9 @@ final class ImportSession {
         case .warning(let warning):
             report.warnings.append(warning.description)
             if warning.needsAttention { report.attention.append(warning.description) }
+            if let difference = warning.balanceDifference, account != nil {
+                tally.balanceProblem = (warning.description, difference)
+            }
         case .end: try end()
         }
         return nil
@@ -151,6 +156,7 @@ final class ImportSession {
             idsOutsideNamespace = try writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
         }
         balances = []
+        tally = StatementTally(currency: header.account.currencyCode?.uppercased() ?? account.currencyCode)
         minDate = nil
         maxDate = nil
         seenOpen = seenOpenByAccount[account.id] ?? []
@@ -159,12 +165,13 @@ final class ImportSession {
 
     private func end() throws {
         guard let account else { return }
-        try flushBalances(account)
-        // Pending transactions the statement's period covers but no statement of the file lists are gone: retired
-        // in `finish`, once every statement of the file is read.
         let start = header?.periodStart?.date ?? minDate
         let end = header?.periodEnd?.date ?? maxDate
         let asOf = header?.asOf?.date ?? maxDate ?? Date()
+        try recordStatement(account, start: start, end: end, asOf: asOf)
+        try flushBalances(account)
+        // Pending transactions the statement's period covers but no statement of the file lists are gone: retired
+        // in `finish`, once every statement of the file is read.
         if let start, let end, start <= end {
             let endOfDay = CalendarDay.isMidnightUTC(end) ? end.addingTimeInterval(86_399.999) : end
             coverage.append(Coverage(accountID: account.id, from: start, through: endOfDay, asOf: asOf,
@@ -200,6 +207,7 @@ final class ImportSession {
         if processed % 10_000 == 0 { progress?(processed) }
         minDate = min(minDate ?? incoming.transactionDate, incoming.transactionDate)
         maxDate = max(maxDate ?? incoming.transactionDate, incoming.transactionDate)
+        if raw.correction?.action != .delete { tally.note(incoming, scaled: prepared.amounts.scaled) }
 
         let keys = DedupeKeys(externalID: externalID, fingerprint: fingerprint.key, occurrence: occurrence)
 

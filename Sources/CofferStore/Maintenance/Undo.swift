@@ -104,16 +104,20 @@ extension StoreWriter {
             INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_balance WHERE import_id = \(id);
             INSERT OR IGNORE INTO undo_scope SELECT id FROM undo_account WHERE import_id = \(id);
             """)
-        // A link also decides where later statements of either account land (its aliases): every later change in
-        // the two accounts depends on it.
+        // A link also decides where later statements of either account land (its aliases): every later import
+        // that changed or recorded a statement in the two accounts depends on it.
         let isLink = try String.fetchOne(db, sql: "SELECT kind FROM import_ledger WHERE id = ?", arguments: [id]) == ImportRecord.Kind.link.rawValue
         return try Row.fetchAll(db, sql: """
             SELECT DISTINCT l.id, l.path FROM change_log c JOIN import_ledger l ON l.id = c.import_id
             WHERE c.import_id > ? AND l.undone_by IS NULL AND l.kind != 'undo'
               AND (c.entity_id IN (SELECT id FROM temp.undo_scope)
                    OR (? AND c.account_id IN (SELECT account_id FROM change_log WHERE import_id = ?)))
-            ORDER BY l.id
-            """, arguments: [id, isLink, id]).map { ($0[0], $0[1]) }
+            UNION
+            SELECT DISTINCT l.id, l.path FROM statement_period p JOIN import_ledger l ON l.id = p.import_id
+            WHERE ? AND p.import_id > ? AND l.undone_by IS NULL
+              AND p.account_id IN (SELECT account_id FROM change_log WHERE import_id = ?)
+            ORDER BY 1
+            """, arguments: [id, isLink, id, isLink, id, id]).map { ($0[0], $0[1]) }
     }
 
     /// What the live entries other than `id` (only later ones with `laterOnly`) listed unchanged.
@@ -233,6 +237,17 @@ extension StoreWriter {
                 try log(.account, now == nil ? .insert : .update, id: id, accountID: id)
             }
         }
+        // Statements it recorded go; the ones a link moved go back to the account it removed.
+        try db.execute(sql: "DELETE FROM statement_period WHERE import_id = ?", arguments: [target])
+        if entry.kind == .link, let removed = try UUID.fetchOne(db, sql: """
+            SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 0 AND op = 2 LIMIT 1
+            """, arguments: [target]) {
+            try db.execute(sql: """
+                UPDATE statement_period SET account_id = ?
+                WHERE id IN (SELECT row_key FROM undo_added WHERE import_id = ? AND tbl = 'statement_period')
+                """, arguments: [removed, target])
+        }
+
         // Aliases: the ones it added go, the ones it repointed or removed come back.
         try db.execute(sql: """
             DELETE FROM account_alias WHERE identity_key IN

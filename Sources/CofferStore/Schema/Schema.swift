@@ -250,6 +250,40 @@ enum Schema {
                     """)
             }
         }
+        // Statements as imported (issue 13, `coffer reconcile`): one row per statement of each import: the period it
+        // covers (stated by the file, else its rows' first and last day), when it was made, the booked balances it
+        // reports (as `balance` keeps amounts: exact text, micro-units, indicator), its rows and their booked sum in
+        // signed micro-units (credit +, debit −), and the difference its own balance check found. Rows belong to
+        // their import: reads join `import_ledger` (`StatementPeriod.liveRows`), and an undone import's rows go
+        // with it (by `import_id`).
+        migrator.registerMigration("v8-statement-periods") { db in
+            try db.execute(sql: """
+                CREATE TABLE statement_period (
+                    id INTEGER PRIMARY KEY,
+                    import_id INTEGER NOT NULL REFERENCES import_ledger(id),
+                    account_id BLOB NOT NULL REFERENCES account(id),
+                    currency_code TEXT NOT NULL,
+                    location TEXT NOT NULL,
+                    statement_id TEXT,
+                    period_start INTEGER,
+                    period_end INTEGER,
+                    period_stated INTEGER NOT NULL,
+                    as_of INTEGER NOT NULL,
+                    opening_code TEXT, opening_amount TEXT, opening_scaled INTEGER, opening_indicator INTEGER,
+                    opening_as_of INTEGER,
+                    closing_code TEXT, closing_amount TEXT, closing_scaled INTEGER, closing_indicator INTEGER,
+                    closing_as_of INTEGER, closing_location TEXT,
+                    row_count INTEGER NOT NULL,
+                    booked_count INTEGER NOT NULL,
+                    booked_scaled INTEGER,
+                    open_count INTEGER NOT NULL,
+                    balance_problem TEXT,
+                    balance_difference TEXT
+                );
+                CREATE INDEX statement_period_account ON statement_period(account_id, closing_as_of);
+                CREATE INDEX statement_period_import ON statement_period(import_id);
+                """)
+        }
         // One account per real account (docs/account-identity.md). A source that names an account another way than
         // the stored one (a masked number where the store has the full one, an IBAN) lands on it by an alias: its
         // identity key, looked up after `account.identity_key`. What a new source's account is compared with: the

@@ -14,6 +14,9 @@ public struct EncodedAmounts: Sendable, Equatable {
     let foreignAmountText: String?
     let exchangeRateText: String?
 
+    /// The amount in micro-units as `amount_scaled` stores it (positive; truncated beyond six decimals).
+    public var scaled: Int64 { amountScaled }
+
     public init(_ t: Transaction) {
         let amount = t.transactionAmount.amount
         amountText = ExactDecimal.text(amount)

@@ -75,6 +75,15 @@ extension StoreWriter {
             """, arguments: [target, source])
     }
 
+    /// Moves the statements recorded for an account (`coffer reconcile`) to another, noting them in the undo
+    /// journal (the table has no mirror: a link is the only thing that changes a recorded statement).
+    public func moveStatementPeriods(from source: UUID, to target: UUID) throws {
+        try db.execute(sql: """
+            INSERT INTO undo_added(import_id, tbl, row_key) SELECT ?, 'statement_period', id FROM statement_period WHERE account_id = ?
+            """, arguments: [importID, source])
+        try db.execute(sql: "UPDATE statement_period SET account_id = ? WHERE account_id = ?", arguments: [target, source])
+    }
+
     /// Deletes an account that holds nothing any more: a deletion in account history.
     public func deleteAccount(_ id: UUID) throws {
         try log(.account, .delete, id: id, accountID: id)

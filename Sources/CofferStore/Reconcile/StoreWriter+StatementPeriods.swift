@@ -1,0 +1,75 @@
+import CofferModel
+import Foundation
+import GRDB
+
+/// Statements as the import reads them: recorded with the import, and their balances checked against the store.
+extension StoreWriter {
+    /// Records a statement of the import begun with `beginImport`, in its write transaction; returns it as stored
+    /// (its id and the file's path set).
+    ///
+    /// For example, at the end of each statement:
+    /// ```swift
+    /// let stored = try writer.insertStatementPeriod(period)
+    /// for mismatch in try writer.sequenceMismatches(around: stored) { report.attention.append(mismatch.message) }
+    /// ```
+    @discardableResult
+    public func insertStatementPeriod(_ period: StatementPeriod) throws -> StatementPeriod {
+        guard let importID else {
+            throw CofferError(.usage, "a statement period is recorded only within an import (beginImport first)")
+        }
+        func balance(_ b: StatementBalance?) -> [DatabaseValue] {
+            [Rows.dv(b?.code), Rows.dv(b.map { ExactDecimal.text($0.amount) }), Rows.dv(b.map { Rows.scaled($0.amount) }),
+             Rows.dv(b?.indicator.rawValue), Rows.dv(b.map { Rows.millis($0.asOf) })]
+        }
+        let values: [DatabaseValue] = [
+            importID.databaseValue, period.accountID.databaseValue, period.currencyCode.databaseValue,
+            period.location.databaseValue, Rows.dv(period.statementID), Rows.dv(period.start.map(Rows.millis)),
+            Rows.dv(period.end.map(Rows.millis)), period.periodStated.databaseValue, Rows.millis(period.asOf).databaseValue,
+        ] + balance(period.opening) + balance(period.closing) + [
+            Rows.dv(period.closing?.location), period.rowCount.databaseValue, period.bookedCount.databaseValue,
+            Rows.dv(period.bookedScaled), period.openCount.databaseValue, Rows.dv(period.balanceProblem),
+            Rows.dv(period.balanceDifference.map { ExactDecimal.text($0) }),
+        ]
+        try db.cachedStatement(sql: """
+            INSERT INTO statement_period(import_id, account_id, currency_code, location, statement_id, period_start,
+            period_end, period_stated, as_of, opening_code, opening_amount, opening_scaled, opening_indicator,
+            opening_as_of, closing_code, closing_amount, closing_scaled, closing_indicator, closing_as_of,
+            closing_location, row_count, booked_count, booked_scaled, open_count, balance_problem, balance_difference)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: StatementArguments(values))
+        var stored = period
+        stored.id = db.lastInsertedRowID
+        stored.importID = importID
+        stored.path = try String.fetchOne(db, sql: "SELECT path FROM import_ledger WHERE id = ?", arguments: [importID]) ?? ""
+        return stored
+    }
+
+    /// The sequence checks (see `BalanceChain`) a newly stored statement takes part in, against the transactions
+    /// stored now (this import's included): its `LEDGERBAL` after the previous statement's closing balance, and the
+    /// next statement's `LEDGERBAL` after its own (a statement imported after a newer one fills the chain).
+    public func sequenceMismatches(around statement: StatementPeriod) throws -> [BalanceMismatch] {
+        guard statement.closing != nil else { return [] }
+        // An account's statements are few (one per download): the policy picks among them, as `coffer reconcile` does.
+        let all = try Row.fetchAll(db, sql: """
+            SELECT \(StatementPeriod.columns) FROM \(StatementPeriod.liveRows) WHERE p.account_id = ? ORDER BY p.id
+            """, arguments: [statement.accountID]).map(StatementPeriod.init(row:))
+        var pairs: [(later: StatementPeriod, earlier: StatementPeriod)] = []
+        if BalanceChain.isChained(statement), let previous = BalanceChain.previous(of: statement, in: all) {
+            pairs.append((statement, previous))
+        }
+        if let next = BalanceChain.next(of: statement, in: all), BalanceChain.isChained(next),
+           BalanceChain.previous(of: next, in: all)?.id == statement.id {
+            pairs.append((next, statement))
+        }
+        guard let latest = pairs.compactMap({ $0.later.closing?.asOf }).max() else { return [] }
+        // Rows dated after the later balance's day cannot be booked by then: the read stops there.
+        let daily = try DailyBooked.fetch(db, accountID: statement.accountID, currency: statement.currencyCode,
+                                          before: Int64(StatementPeriod.lastDay(through: latest) + 1) * 86_400_000)
+        let gaps = Reconciliation.coverage(Reconciliation.distinct(all)).1
+        return pairs.compactMap { pair in
+            guard let days = BalanceChain.days(after: pair.earlier, through: pair.later),
+                  let booked = daily.between(after: days.after, through: days.through) else { return nil }
+            return BalanceChain.mismatch(pair.later, after: pair.earlier, booked: booked, gaps: gaps)
+        }
+    }
+}
