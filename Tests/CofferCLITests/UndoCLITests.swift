@@ -60,4 +60,42 @@ import Testing
         #expect(unknown.status != 0 && unknown.stderr.contains("no entry 999"))
         #expect(try coffer(["doctor", "--store", store]).status == 0)
     }
+
+    @Test func theLedgerKeepsEachImportsWarnings() throws {
+        let folder = try temporaryFolder()
+        let store = folder + "/store.sqlite"
+        _ = try coffer(["import", "--store", store, packageRoot + "/feeds/camt/not-reconciling-053-v02.xml"])
+        let entry = try #require(try jsonArray(try coffer(["imports", "--store", store, "--format", "json"]).stdout).first)
+        #expect(entry["warningCount"] as? Int == 1)
+        #expect((entry["warnings"] as? [String])?.first?.contains("does not reconcile") == true)
+        let table = try coffer(["imports", "--store", store]).stdout
+        #expect(table.contains("WARNINGS"))
+    }
+
+    /// Two accounts (two numbers: Coffer would never join them by itself) linked with the binary, the link listed
+    /// in the ledger and undone.
+    @Test func accountsLinkAndItsUndo() throws {
+        let folder = try temporaryFolder()
+        let store = folder + "/store.sqlite"
+        try Self.march.write(toFile: folder + "/march.ofx", atomically: true, encoding: .utf8)
+        try Self.april.replacingOccurrences(of: "55501234", with: "55509999")
+            .write(toFile: folder + "/other.ofx", atomically: true, encoding: .utf8)
+        #expect(try coffer(["import", "--store", store, folder + "/march.ofx", folder + "/other.ofx"]).status == 0)
+        let accounts = try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout)
+        try #require(accounts.count == 2)
+        let dry = try coffer(["accounts", "link", "--store", store, "--dry-run", "1234", "9999"])
+        #expect(dry.status == 0 && dry.stdout.contains("would link") && dry.stdout.contains("2 transaction(s) moved"))
+        #expect(try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout).count == 2)
+        let link = try coffer(["accounts", "link", "--store", store, "1234", "9999"])
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(link.stdout.contains("2 transaction(s) moved") && link.stdout.contains("coffer imports undo"))
+        #expect(try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout).count == 1)
+        #expect(try jsonArray(try coffer(["transactions", "--store", store, "--format", "json"]).stdout).count == 4)
+        let entry = try #require(try jsonArray(try coffer(["imports", "--store", store, "--format", "json"]).stdout).first)
+        #expect(entry["kind"] as? String == "link")
+        let undo = try coffer(["imports", "undo", "--store", store, String(try #require(entry["id"] as? Int))])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout).count == 2)
+        #expect(try coffer(["doctor", "--store", store]).status == 0)
+    }
 }

@@ -9,7 +9,8 @@ struct ImportsCommand: AsyncParsableCommand {
         discussion: """
             Each committed import of a statement file has an entry: its id, when it ran, the file (as it was named \
             then) and its SHA-256, the format and CSV profile, and how many transactions it inserted, updated, \
-            deleted and found unchanged, and whether it was undone or can be. A file skipped as already imported \
+            deleted and found unchanged, how many warnings it gave (--format json lists the first 20), and whether it was \
+            undone or can be. A file skipped as already imported \
             adds no entry; --force adds one. An undo adds an entry of kind undo.
               coffer imports [--limit N] [--format table|json|ndjson|csv]
               coffer imports undo ID [--dry-run] [--cascade]
@@ -36,14 +37,15 @@ struct ImportsCommand: AsyncParsableCommand {
                     // An undo entry names the import it reverted.
                     var reverted: [Int64: Int64] = [:]
                     for record in imports { if let by = record.undoneBy { reverted[by] = record.id } }
-                    return Table(headers: ["ID", "IMPORTED", "KIND", "FORMAT", "NEW", "UPDATED", "DELETED", "UNCHANGED", "STATUS", "FILE"],
+                    return Table(headers: ["ID", "IMPORTED", "KIND", "FORMAT", "NEW", "UPDATED", "DELETED", "UNCHANGED", "WARNINGS", "STATUS", "FILE"],
                                  rows: imports.map { record in
                                      [String(record.id), Text.date(record.importedAt), record.kind.rawValue,
                                       record.format + (record.profile.map { "/" + $0 } ?? ""),
                                       String(record.inserted), String(record.updated), String(record.deleted), String(record.unchanged),
+                                      String(record.warningCount),
                                       record.kind == .undo ? reverted[record.id].map { "reverts \($0)" } ?? "" : record.status ?? "undoable",
                                       record.path]
-                                 }, rightAligned: [4, 5, 6, 7])
+                                 }, rightAligned: [4, 5, 6, 7, 8])
                 }
             }
         }

@@ -101,7 +101,7 @@ public struct Importer: Sendable {
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName, idNamespace: format.idNamespace)
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
                 try session.finish()
-                try writer.finishImport(unchanged: session.report.unchanged)
+                try writer.finishImport(unchanged: session.report.unchanged, warnings: session.report.warnings)
                 var done = session.report
                 done.status = options.dryRun ? .dryRun : .imported
                 return done

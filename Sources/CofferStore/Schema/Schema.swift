@@ -200,7 +200,8 @@ enum Schema {
         // listings by transaction id). `import_listing` keeps the ids of the stored rows an import listed
         // unchanged (16-byte ids, concatenated): a row an undone import inserted stays when a later import lists
         // it too. The ledger says what each entry is (`import`, `undo`, `link`), which undo reverted it, and the
-        // change-log sequence it started after (NULL for imports made before undo existed: not undoable).
+        // change-log sequence it started after (NULL for imports made before undo existed: not undoable), and how
+        // many warnings the import gave (the first 20 kept, one per line).
         // Each mirror table holds every column of its table, checked by `UndoJournalTests`; a migration that
         // adds a column to a journaled table recreates its mirror's triggers.
         migrator.registerMigration("v7-undo-journal") { db in
@@ -208,6 +209,8 @@ enum Schema {
                 ALTER TABLE import_ledger ADD COLUMN kind TEXT NOT NULL DEFAULT 'import';
                 ALTER TABLE import_ledger ADD COLUMN undone_by INTEGER;
                 ALTER TABLE import_ledger ADD COLUMN first_seq INTEGER;
+                ALTER TABLE import_ledger ADD COLUMN warnings INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE import_ledger ADD COLUMN warning_text TEXT;
                 CREATE TABLE undo_added (import_id INTEGER NOT NULL, tbl TEXT NOT NULL, row_key NOT NULL);
                 CREATE INDEX undo_added_import ON undo_added(import_id);
                 CREATE TABLE import_listing (import_id INTEGER PRIMARY KEY, ids BLOB NOT NULL);

@@ -194,10 +194,12 @@ public final class StoreWriter {
     }
 
     /// Records the counts of the import begun with `beginImport`, and ends its journal.
-    public func finishImport(unchanged: Int) throws {
+    public func finishImport(unchanged: Int, warnings: [String] = []) throws {
         guard let importID else { return }
-        try db.execute(sql: "UPDATE import_ledger SET inserted = ?, updated = ?, deleted = ?, unchanged = ? WHERE id = ?",
-                       arguments: [transactionCounts.inserted, transactionCounts.updated, transactionCounts.deleted, unchanged, importID])
+        try db.execute(sql: """
+            UPDATE import_ledger SET inserted = ?, updated = ?, deleted = ?, unchanged = ?, warnings = ?, warning_text = ? WHERE id = ?
+            """, arguments: [transactionCounts.inserted, transactionCounts.updated, transactionCounts.deleted, unchanged,
+                             warnings.count, warnings.isEmpty ? nil : warnings.prefix(20).joined(separator: "\n"), importID])
         if !listed.isEmpty {
             try db.execute(sql: "INSERT OR REPLACE INTO import_listing(import_id, ids) VALUES (?, ?)",
                            arguments: [importID, Listing.encode(listed)])
@@ -272,6 +274,9 @@ public struct ImportRecord: Sendable, Codable {
     public var deleted: Int
     public var unchanged: Int
     public var importedAt: Date
+    /// How many warnings the import gave, and the first 20 of them.
+    public var warningCount: Int
+    public var warnings: [String]
     /// The undo entry that reverted this one.
     public var undoneBy: Int64?
     /// Whether `coffer imports undo` can revert it; when not, `status` says why.
@@ -292,6 +297,8 @@ public struct ImportRecord: Sendable, Codable {
         unchanged = row["unchanged"]
         importedAt = Rows.date(row["imported_at"])
         undoneBy = row["undone_by"]
+        warningCount = row["warnings"] ?? 0
+        warnings = (row["warning_text"] as String?).map { $0.components(separatedBy: "\n") } ?? []
         let firstSeq: Int64? = row["first_seq"]
         if let undoneBy {
             undoable = false
