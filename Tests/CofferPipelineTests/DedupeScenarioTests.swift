@@ -158,3 +158,62 @@ import Testing
         #expect(try await bench.transactions().count == 3)
     }
 }
+
+/// Statement chronology for values (docs/dedupe.md): a transaction's amount, status and text are the newest
+/// statement's that lists it, whatever order the statements arrive in.
+@Suite struct ValuesChronologyTests {
+    /// One OFX statement of one row, FITID `V1`, as of `asOf`.
+    static func ofx(asOf: String, date: String, amount: String, name: String) -> String {
+        """
+        OFXHEADER:100
+        DATA:OFXSGML
+        VERSION:102
+
+        <OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>\(asOf)<FI><ORG>Chrono Bank<FID>5</FI></SONRS></SIGNONMSGSRSV1>
+        <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+        <BANKACCTFROM><BANKID>5<ACCTID>77001234<ACCTTYPE>CHECKING</BANKACCTFROM>
+        <BANKTRANLIST><DTSTART>20260301<DTEND>\(asOf)
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>\(date)<TRNAMT>-\(amount)<FITID>V1<NAME>\(name)</STMTTRN>
+        </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+
+        """
+    }
+
+    static let older = ofx(asOf: "20260310", date: "20260305", amount: "10.00", name: "HARDWARE STORE TEMP AUTH")
+    static let newer = ofx(asOf: "20260320", date: "20260306", amount: "12.40", name: "ACE HARDWARE 0412")
+
+    @Test func theNewestStatementsValuesWinInEitherOrder() async throws {
+        var finals: [String] = []
+        for order in [[Self.older, Self.newer], [Self.newer, Self.older]] {
+            let bench = try Workbench()
+            _ = try bench.importing("a.ofx", order[0])
+            let token = try await bench.token()
+            let second = try bench.importing("b.ofx", order[1])
+            let rows = try await bench.transactions()
+            #expect(rows.count == 1)
+            let t = try #require(rows.first)
+            #expect(t.transactionAmount.amount == Decimal(string: "12.40"), "the newer statement's amount")
+            #expect(t.originalTransactionDescription.contains("ACE HARDWARE"))
+            #expect(CalendarDay.string(t.transactionDate) == "2026-03-05", "the earliest date any statement gives")
+            let changes = try await bench.changes(since: token)
+            if order[0] == Self.older {
+                #expect(second.updated == 1 && changes.updated.count == 1)
+            } else {
+                // The older statement arriving late changes only the date (it says the purchase was a day earlier).
+                #expect(second.updated == 1 && changes.updated.first?.transactionAmount.amount == Decimal(string: "12.40"))
+            }
+            finals.append("\(t.transactionAmount.amount) \(t.transactionDescription) \(CalendarDay.string(t.transactionDate))")
+        }
+        #expect(finals[0] == finals[1])
+    }
+
+    @Test func anOlderStatementWithTheSameDateChangesNothing() async throws {
+        let bench = try Workbench()
+        _ = try bench.importing("new.ofx", Self.ofx(asOf: "20260320", date: "20260305", amount: "12.40", name: "ACE HARDWARE 0412"))
+        let token = try await bench.token()
+        let old = try bench.importing("old.ofx", Self.older)
+        #expect((old.inserted, old.updated, old.unchanged) == (0, 0, 1))
+        let changes = try await bench.changes(since: token)
+        #expect(changes.updated.isEmpty && changes.inserted.isEmpty && changes.deleted.isEmpty)
+    }
+}

@@ -150,6 +150,7 @@ final class ImportSession {
         if let notice = resolution.notice { report.warnings.append("\(header.location): \(notice)") }
         self.account = account
         self.header = header
+        writer.statementAsOf = header.asOf.map { Int64(($0.date.timeIntervalSince1970 * 1000).rounded()) }
         facts = try writer.facts(accountID: account.id)
         idsOutsideNamespace = false
         if !idNamespace.isEmpty, facts.hasExternalIDs {
@@ -187,6 +188,7 @@ final class ImportSession {
             report.attention.append(message)
         }
         reissued = 0
+        writer.statementAsOf = nil
         self.account = nil
         self.header = nil
     }
@@ -329,7 +331,8 @@ final class ImportSession {
                 earlier.transactionDate = incoming.transactionDate
                 if earlier.postedDate == nil { earlier.postedDate = other.transaction.transactionDate }
                 try writer.update(earlier, keys: DedupeKeys(externalID: other.keys.externalID ?? externalID,
-                                                            fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence))
+                                                            fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
+                                  valuesFromStatement: false)
                 note("update", earlier)
                 report.updated += 1
                 return
@@ -364,6 +367,22 @@ final class ImportSession {
             }
             writer.noteListed(updated.id, date: incoming.transactionDate, sameSource: true)
             report.unchanged += 1
+            return
+        }
+        if let asOf = writer.statementAsOf, let valuesAsOf = try writer.valuesAsOf(transactionID: stored.transaction.id),
+           asOf < valuesAsOf {
+            // An older statement than the one whose values the row carries (docs/dedupe.md): its amount, status and
+            // text are history; it may only say the transaction happened earlier.
+            guard updated.transactionDate < stored.transaction.transactionDate else {
+                writer.noteListed(stored.transaction.id, date: incoming.transactionDate, sameSource: false)
+                report.unchanged += 1
+                return
+            }
+            var earlier = stored.transaction
+            earlier.transactionDate = updated.transactionDate
+            try writer.update(earlier, keys: stored.keys, valuesFromStatement: false)
+            note("update", earlier)
+            report.updated += 1
             return
         }
         try writer.update(updated, keys: keys)

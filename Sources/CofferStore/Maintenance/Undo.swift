@@ -143,7 +143,8 @@ extension StoreWriter {
     private static let txnColumns = ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
                                      "foreign_currency_code", "exchange_rate", "indicator", "description",
                                      "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
-                                     "posted_date", "external_id", "fingerprint", "occurrence", "created_seq"]
+                                     "posted_date", "external_id", "fingerprint", "occurrence", "created_seq",
+                                     "values_as_of"]
     /// The columns history tells about (not the dedupe keys or the sequence of creation).
     private static let txnContent = 1...16
     private static let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description",

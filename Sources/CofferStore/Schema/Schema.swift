@@ -338,6 +338,31 @@ enum Schema {
                     """)
             }
         }
+        // Statement chronology for values (docs/dedupe.md): the as-of time of the statement whose amount, status
+        // and text a row carries. A statement older than that one, imported later, no longer overwrites them (it
+        // may still date the row earlier). NULL for rows stored before, and for statements that state no as-of
+        // time (a CSV export): any listing of the row's own source may update it, as before. The undo journal's
+        // mirror gains the column, and its triggers are recreated with it.
+        migrator.registerMigration("v11-values-as-of") { db in
+            let columns = ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
+                           "foreign_currency_code", "exchange_rate", "indicator", "description", "original_description",
+                           "mcc", "merchant_name", "type", "status", "transaction_date", "posted_date", "external_id",
+                           "fingerprint", "occurrence", "created_seq", "values_as_of"]
+            let list = columns.joined(separator: ", ")
+            let old = columns.map { "OLD." + $0 }.joined(separator: ", ")
+            try db.execute(sql: """
+                ALTER TABLE txn ADD COLUMN values_as_of INTEGER;
+                ALTER TABLE undo_txn ADD COLUMN values_as_of INTEGER;
+                DROP TRIGGER journal_txn_update;
+                DROP TRIGGER journal_txn_delete;
+                CREATE TRIGGER journal_txn_update BEFORE UPDATE ON txn BEGIN
+                    INSERT INTO undo_txn(import_id, \(list)) SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                END;
+                CREATE TRIGGER journal_txn_delete BEFORE DELETE ON txn BEGIN
+                    INSERT INTO undo_txn(import_id, \(list)) SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                END;
+                """)
+        }
         return migrator
     }
 

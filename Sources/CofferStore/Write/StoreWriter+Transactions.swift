@@ -95,8 +95,9 @@ extension StoreWriter {
         let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID)
         if insertStatement == nil {
             insertStatement = try BoundStatement(db, sql: """
-                INSERT INTO txn(\(Rows.transactionColumns), amount_scaled, external_id, fingerprint, occurrence, created_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO txn(\(Rows.transactionColumns), amount_scaled, external_id, fingerprint, occurrence, created_seq,
+                                values_as_of)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         }
         let s = insertStatement!
@@ -108,23 +109,26 @@ extension StoreWriter {
         try s.bind(19, keys.fingerprint)
         try s.bind(20, keys.occurrence.map(Int64.init))
         try s.bind(21, seq)
+        try s.bind(22, statementAsOf)
         try s.step()
         transactionCounts.inserted += 1
     }
 
-    /// Replaces a stored transaction's values and keys (same id). Logs an update.
-    public func update(_ transaction: Transaction, keys: DedupeKeys) throws {
+    /// Replaces a stored transaction's values and keys (same id). Logs an update. The values are the current
+    /// statement's (`statementAsOf`) unless `valuesFromStatement` is false (only the date moved, say).
+    public func update(_ transaction: Transaction, keys: DedupeKeys, valuesFromStatement: Bool = true) throws {
         try noteInexactAmount(transaction.transactionAmount.amount)
         try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
         var args = Rows.transactionArguments(transaction)
         let id = args.removeFirst()
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
-        args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence), id])
+        args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence),
+                                 Rows.dv(valuesFromStatement ? statementAsOf : nil), id])
         try db.cachedStatement(sql: """
             UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
             exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
             type = ?, status = ?, transaction_date = ?, posted_date = ?, amount_scaled = ?, external_id = ?,
-            fingerprint = ?, occurrence = ? WHERE id = ?
+            fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of) WHERE id = ?
             """).execute(arguments: StatementArguments(args))
         transactionCounts.updated += 1
     }
@@ -222,6 +226,11 @@ extension StoreWriter {
             INSERT INTO open_listing(transaction_id, as_of) VALUES (?, ?)
             ON CONFLICT(transaction_id) DO UPDATE SET as_of = max(as_of, excluded.as_of)
             """).execute(arguments: [transactionID, Rows.millis(asOf)])
+    }
+
+    /// The as-of time (ms) of the statement whose values the row carries, if known (see `statementAsOf`).
+    public func valuesAsOf(transactionID: UUID) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT values_as_of FROM txn WHERE id = ?"), arguments: [transactionID])
     }
 
     /// The as-of time of the newest statement that listed the open row, if one was noted.

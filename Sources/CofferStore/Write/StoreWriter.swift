@@ -65,6 +65,9 @@ public final class StoreWriter {
     var externalIDStatement: BoundStatement?
     /// Set once an amount with more than six decimals was stored (see `noteInexactAmount`).
     var notedInexact = false
+    /// The as-of time (ms) of the statement being imported, when it states one: stored with the values it gives
+    /// (`values_as_of`), so that an older statement imported later does not overwrite them.
+    public var statementAsOf: Int64?
     /// Stored transactions this import listed unchanged (see `noteListed`).
     private var listed: [UUID: (date: Int64, sameSource: Bool)] = [:]
 
