@@ -135,9 +135,11 @@ extension StoreWriter {
     private static let txnColumns = ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
                                      "foreign_currency_code", "exchange_rate", "indicator", "description",
                                      "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
-                                     "posted_date", "external_id", "fingerprint", "occurrence", "created_seq"]
-    /// The columns history tells about (not the dedupe keys or the sequence of creation).
-    private static let txnContent = 1...16
+                                     "posted_date", "external_id", "fingerprint", "occurrence", "created_seq",
+                                     "utc_offset", "local_day"]
+    /// The columns history tells about (not the dedupe keys or the sequence of creation); the local day follows
+    /// from the date and the offset.
+    private static let txnContent = Array(1...16) + [offsetColumn]
     private static let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description",
                                          "institution_name", "currency_code", "opening_date", "masked_number", "credit_limit",
                                          "minimum_next_payment", "next_payment_due_date", "overdue_payment", "created_seq"]
@@ -173,6 +175,16 @@ extension StoreWriter {
     private func uuid(_ value: DatabaseValue) -> UUID { UUID.fromDatabaseValue(value)! }
 
     private static let dateColumn = 15
+    private static let offsetColumn = 21
+    private static let localDayColumn = 22
+
+    /// Moves a row's date to a listing's (the earliest a standing statement gives), its local day with it. The
+    /// listing keeps the instant only: the row's own offset dates it (see docs/undo.md, "Not yet").
+    private static func redate(_ row: inout [DatabaseValue], to millis: Int64) {
+        row[dateColumn] = millis.databaseValue
+        let offset = Int.fromDatabaseValue(row[offsetColumn])
+        row[localDayColumn] = CalendarDay.localDay(Rows.date(millis), offset: offset).databaseValue
+    }
 
     /// Writes `desired` (a whole `txn` row, or nil for none) over `now`, logging what history should see.
     private func apply(_ desired: [DatabaseValue]?, over now: [DatabaseValue]?, _ result: inout UndoReport.Reverted) throws {
@@ -241,7 +253,7 @@ extension StoreWriter {
             if let listing = others[id] {
                 result.kept += 1
                 let before = now
-                now[Self.dateColumn] = listing.date.databaseValue
+                Self.redate(&now, to: listing.date)
                 try apply(now, over: before, &result)
                 continue
             }
@@ -259,7 +271,7 @@ extension StoreWriter {
             if let now, let listing = later[id] {
                 if listing.sameSource { desired = now }
                 let earliest = min(listing.date, Int64.fromDatabaseValue(before[Self.dateColumn]) ?? listing.date)
-                desired[Self.dateColumn] = earliest.databaseValue
+                Self.redate(&desired, to: earliest)
                 result.kept += 1
             }
             try apply(desired, over: now, &result)
