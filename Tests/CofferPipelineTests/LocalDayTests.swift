@@ -96,6 +96,33 @@ import Testing
         #expect(all.allSatisfy { CalendarDay.string(day: $0.localDay) == "2026-03-31" })
     }
 
+    @Test func undoingTheFirstSourceKeepsTheEveningOnItsOwnDay() async throws {
+        // A camt statement inserts the purchase on March 31 (a date); the OFX lists it at 20:00 PST, 04:00 UTC on
+        // April 1 (the same day, later: a listing, no change). Undoing the camt import keeps the row, dated as the
+        // OFX gives it: its instant and its offset, so still on March 31.
+        let bench = try Workbench()
+        let camt = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>
+            <GrpHdr><MsgId>M</MsgId><CreDtTm>2026-04-01T08:00:00Z</CreDtTm></GrpHdr>
+            <Stmt><Id>S</Id><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>
+            <Ntry><Amt Ccy="EUR">42.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>
+            <BookgDt><Dt>2026-03-31</Dt></BookgDt><AcctSvcrRef>C1</AcctSvcrRef>
+            <NtryDtls><TxDtls><RltdPties><Cdtr><Nm>Northwind Grocery</Nm></Cdtr></RltdPties></TxDtls></NtryDtls></Ntry>
+            </Stmt></BkToCstmrStmt></Document>
+            """
+        #expect(try bench.importing("a.xml", camt).inserted == 1)
+        let ofx = try bench.importing("b.ofx", Self.ofx([("20260331200000[-8:PST]", "-42.00", "E1", "NORTHWIND GROCERY")]))
+        #expect((ofx.inserted, ofx.updated, ofx.unchanged) == (0, 0, 1))
+        let camtID = try #require(try await bench.store.imports().first { $0.path.hasSuffix("a.xml") }).id
+        _ = try bench.store.undoImport(camtID)
+        let kept = try await bench.transactions()
+        #expect(kept.count == 1)
+        #expect(kept.first?.timeZoneOffset == -28_800)
+        #expect(kept.first.map { CalendarDay.string(day: $0.localDay) } == "2026-03-31")
+        #expect(try await Self.onDays(bench, Self.march31, Self.march31).count == 1)
+    }
+
     @Test func theDayQueryAgreesWithSwiftAtEveryOffset() async throws {
         // Rows around midnight at the offsets banks use; every 1- and 2-day range, in SQLite and evaluated in Swift.
         let bench = try Workbench()

@@ -221,7 +221,7 @@ final class ImportSession {
                 matchedRows.insert(match.id)
                 if match.unchanged {
                     if incoming.status == .pending || incoming.status == .authorized { markSeen(match.id) }
-                    writer.noteListed(match.id, date: incoming.transactionDate, sameSource: true)
+                    writer.noteListed(match.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
                     report.unchanged += 1
                 } else if let stored = try writer.transaction(id: match.id) {
                     try reconcile(stored, with: incoming, keys: keys)
@@ -232,7 +232,7 @@ final class ImportSession {
                 // A batch an earlier version stored as its parts: it is there already.
                 for part in parts {
                     if part.status == .pending || part.status == .authorized { markSeen(part.id) }
-                    writer.noteListed(part.id, date: part.transactionDate, sameSource: true)
+                    writer.noteListed(part.id, date: part.transactionDate, offset: part.timeZoneOffset, sameSource: true)
                 }
                 report.unchanged += 1
                 return
@@ -277,7 +277,7 @@ final class ImportSession {
                 // that row (undo keeps it while this import stands).
                 if let externalID, let owner = try writer.retiredOwner(accountID: account.id, externalID: externalID),
                    try writer.transaction(id: owner) != nil {
-                    writer.noteListed(owner, date: incoming.transactionDate, sameSource: true)
+                    writer.noteListed(owner, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
                 }
                 report.unchanged += 1
                 return
@@ -295,7 +295,7 @@ final class ImportSession {
             idsMatched.insert(externalID)
             if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
             reissued += 1
-            writer.noteListed(stored.transaction.id, date: incoming.transactionDate, sameSource: true)
+            writer.noteListed(stored.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
             report.unchanged += 1
             return
         }
@@ -334,7 +334,7 @@ final class ImportSession {
                 report.updated += 1
                 return
             }
-            writer.noteListed(other.transaction.id, date: incoming.transactionDate, sameSource: false)
+            writer.noteListed(other.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: false)
             report.unchanged += 1
             return
         }
@@ -367,7 +367,7 @@ final class ImportSession {
                 || (stored.keys.externalID == keys.externalID && stored.keys.occurrence != keys.occurrence) {
                 try writer.setKeys(keys, forTransaction: updated.id)
             }
-            writer.noteListed(updated.id, date: incoming.transactionDate, sameSource: true)
+            writer.noteListed(updated.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
             report.unchanged += 1
             return
         }

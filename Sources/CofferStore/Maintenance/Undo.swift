@@ -178,12 +178,17 @@ extension StoreWriter {
     private static let offsetColumn = 21
     private static let localDayColumn = 22
 
-    /// Moves a row's date to a listing's (the earliest a standing statement gives), its local day with it. The
-    /// listing keeps the instant only: the row's own offset dates it (see docs/undo.md, "Not yet").
-    private static func redate(_ row: inout [DatabaseValue], to millis: Int64) {
-        row[dateColumn] = millis.databaseValue
+    /// Moves a row's date to a listing's when the listing's is earlier (the earliest a standing statement gives),
+    /// with its offset and local day. A listing that says no offset at the row's own instant (noted before offsets
+    /// were kept) leaves the row's offset.
+    private static func redate(_ row: inout [DatabaseValue], to listing: Listing, always: Bool) {
+        let millis = Int64.fromDatabaseValue(row[dateColumn]) ?? listing.date
         let offset = Int.fromDatabaseValue(row[offsetColumn])
-        row[localDayColumn] = CalendarDay.localDay(Rows.date(millis), offset: offset).databaseValue
+        if listing.date == millis, listing.offset == nil { return }
+        guard always || Listing.isEarlier(listing.date, listing.offset, than: millis, offset) else { return }
+        row[dateColumn] = listing.date.databaseValue
+        row[offsetColumn] = listing.offset.databaseValue
+        row[localDayColumn] = CalendarDay.localDay(Rows.date(listing.date), offset: listing.offset).databaseValue
     }
 
     /// Writes `desired` (a whole `txn` row, or nil for none) over `now`, logging what history should see.
@@ -253,7 +258,7 @@ extension StoreWriter {
             if let listing = others[id] {
                 result.kept += 1
                 let before = now
-                Self.redate(&now, to: listing.date)
+                Self.redate(&now, to: listing, always: true)
                 try apply(now, over: before, &result)
                 continue
             }
@@ -270,8 +275,13 @@ extension StoreWriter {
             var desired = before
             if let now, let listing = later[id] {
                 if listing.sameSource { desired = now }
-                let earliest = min(listing.date, Int64.fromDatabaseValue(before[Self.dateColumn]) ?? listing.date)
-                Self.redate(&desired, to: earliest)
+                // The earlier of the listing's date and the row's before (offset and local day with it).
+                var dated = desired
+                for (column, value) in [Self.dateColumn, Self.offsetColumn, Self.localDayColumn].map({ ($0, before[$0]) }) {
+                    dated[column] = value
+                }
+                Self.redate(&dated, to: listing, always: false)
+                for column in [Self.dateColumn, Self.offsetColumn, Self.localDayColumn] { desired[column] = dated[column] }
                 result.kept += 1
             }
             try apply(desired, over: now, &result)
