@@ -25,6 +25,19 @@ public enum CalendarDay {
         Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
+    /// The calendar day of an instant in its own offset (seconds east of UTC; nil for a date-only value, whose day
+    /// is its UTC day), as days since 1970-01-01: `2026-04-01T04:00:00Z` at -8 h is March 31.
+    @inline(__always)
+    public static func localDay(_ date: Date, offset: Int?) -> Int {
+        dayNumber(offset.map { date.addingTimeInterval(TimeInterval($0)) } ?? date)
+    }
+
+    /// Midnight UTC of a day number (days since 1970-01-01): how Coffer writes that calendar day as a `Date`.
+    public static func date(day: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(day) * 86_400) }
+
+    /// `2026-03-14` for a day number.
+    public static func string(day: Int) -> String { string(date(day: day)) }
+
     /// Midnight UTC of the day a date falls on.
     public static func startOfDay(_ date: Date) -> Date {
         Date(timeIntervalSince1970: Double(dayNumber(date)) * 86_400)

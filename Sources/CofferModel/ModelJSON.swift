@@ -1,7 +1,8 @@
 import Foundation
 
 /// Compact JSON of a transaction, byte for byte what `JSONEncoder` writes for it with `.sortedKeys` and
-/// `.withoutEscapingSlashes` and dates as `CalendarDay.text` (the CLI's NDJSON lines).
+/// `.withoutEscapingSlashes`, dates as `CalendarDay.text` and `Transaction.localDateText` set (the CLI's NDJSON
+/// lines): a time is written in its own offset.
 ///
 /// `JSONEncoder` spent about 40 µs on each transaction (boxing every value, sorting keys, a Foundation date
 /// formatter per instant): most of a one-shot `coffer transactions --format ndjson`. Keys here are written in
@@ -30,8 +31,12 @@ public enum ModelJSON {
             out.append(contentsOf: Key.postedDate); string(CalendarDay.text(posted), &out)
         }
         out.append(contentsOf: Key.status); string(t.status.name, &out)
+        if let offset = t.timeZoneOffset {
+            out.append(contentsOf: Key.timeZoneOffset); out.append(contentsOf: String(offset).utf8)
+        }
         out.append(contentsOf: Key.transactionAmount); amount(t.transactionAmount, &out)
-        out.append(contentsOf: Key.transactionDate); string(CalendarDay.text(t.transactionDate), &out)
+        out.append(contentsOf: Key.transactionDate)
+        string(t.timeZoneOffset.map { CalendarDay.text(t.transactionDate, offset: $0) } ?? CalendarDay.text(t.transactionDate), &out)
         out.append(contentsOf: Key.transactionDescription); string(t.transactionDescription, &out)
         out.append(contentsOf: Key.transactionType); string(t.transactionType.name, &out)
         out.append(UInt8(ascii: "}"))
@@ -49,6 +54,7 @@ public enum ModelJSON {
         static let originalTransactionDescription = Array(#","originalTransactionDescription":"#.utf8)
         static let postedDate = Array(#","postedDate":"#.utf8)
         static let status = Array(#","status":"#.utf8)
+        static let timeZoneOffset = Array(#","timeZoneOffset":"#.utf8)
         static let transactionAmount = Array(#","transactionAmount":"#.utf8)
         static let transactionDate = Array(#","transactionDate":"#.utf8)
         static let transactionDescription = Array(#","transactionDescription":"#.utf8)
@@ -126,16 +132,24 @@ extension CalendarDay {
     /// Written by hand between 1970 and 9999 (as Foundation's formatter writes it: the instant rounded to the
     /// nearest millisecond); other dates go through `ISO8601DateFormatter`.
     public static func text(_ date: Date) -> String {
-        if isMidnightUTC(date) { return string(date) }
+        isMidnightUTC(date) ? string(date) : text(date, offset: 0)
+    }
+
+    /// An instant as text in its own offset: `2026-03-31T20:00:00-08:00` (offset -28,800), `…Z` for offset 0; never
+    /// the date-only form, even at midnight UTC. A nil offset (a date-only value) is `text(_:)`.
+    public static func text(_ date: Date, offset: Int?) -> String {
+        guard let offset else { return text(date) }
+        let local = offset == 0 ? date : date.addingTimeInterval(TimeInterval(offset))
         let whole = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0
         // The instant as ICU receives it from Foundation: milliseconds since 1970 as a Double, truncated.
-        let udate = (date.timeIntervalSinceReferenceDate + 978_307_200) * 1_000
+        let udate = (local.timeIntervalSinceReferenceDate + 978_307_200) * 1_000
         guard udate >= 0, udate < 253_402_300_800_000 else { return (whole ? seconds : fractional).string(from: date) }
         let ms = Int64(udate.rounded())
         let days = Int(ms / 86_400_000)
         var inDay = Int(ms % 86_400_000)
         let c = civilFromDays(days)
-        var bytes = [UInt8](repeating: UInt8(ascii: "0"), count: whole ? 20 : 24)
+        let zone = offset == 0 ? 1 : 6
+        var bytes = [UInt8](repeating: UInt8(ascii: "0"), count: (whole ? 19 : 23) + zone)
         func put(_ value: Int, _ at: Int, _ width: Int) {
             var v = value
             for i in (at..<(at + width)).reversed() { bytes[i] = UInt8(ascii: "0") + UInt8(v % 10); v /= 10 }
@@ -146,12 +160,18 @@ extension CalendarDay {
         inDay /= 1_000
         put(inDay / 3_600, 11, 2); bytes[13] = UInt8(ascii: ":"); put(inDay / 60 % 60, 14, 2); bytes[16] = UInt8(ascii: ":")
         put(inDay % 60, 17, 2)
-        if whole {
-            bytes[19] = UInt8(ascii: "Z")
-        } else {
+        var at = 19
+        if !whole {
             bytes[19] = UInt8(ascii: ".")
             put(millis, 20, 3)
-            bytes[23] = UInt8(ascii: "Z")
+            at = 23
+        }
+        if offset == 0 {
+            bytes[at] = UInt8(ascii: "Z")
+        } else {
+            let minutes = abs(offset) / 60
+            bytes[at] = UInt8(ascii: offset < 0 ? "-" : "+")
+            put(minutes / 60, at + 1, 2); bytes[at + 3] = UInt8(ascii: ":"); put(minutes % 60, at + 4, 2)
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -7,7 +7,10 @@ import Foundation
 /// (pending → booked → corrected).
 ///
 /// Dates: a statement that gives only a calendar day is stored as midnight UTC of that day; read such dates
-/// with a UTC calendar (the CLI and JSON output do) and the day never shifts.
+/// with a UTC calendar (the CLI and JSON output do) and the day never shifts. A statement that gives a time gives
+/// an exact instant, and Coffer keeps the offset it was written in (`timeZoneOffset`): the transaction belongs to
+/// the calendar day of that offset (`localDay`), as the bank's own statement shows it. `20260331200000[-8:PST]`
+/// is the instant 2026-04-01T04:00:00Z, on March 31.
 public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     public var id: UUID
     public var accountID: UUID
@@ -27,6 +30,20 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     public var transactionDate: Date
     /// When it was posted; when nil, use `transactionDate`.
     public var postedDate: Date?
+    /// Coffer's addition: the offset from UTC, in seconds, of the time the statement gave (`[-8:PST]` is -28,800;
+    /// 0 for a time given in UTC or without a zone); nil when the statement gave only a calendar day, and for
+    /// rows stored before Coffer kept offsets (their day is their UTC day).
+    public var timeZoneOffset: Int?
+
+    /// Coffer's addition: the calendar day the transaction belongs to, as days since 1970-01-01: the day of
+    /// `transactionDate` in its own offset, or a date-only value's own day. Dedupe, `--from/--to`,
+    /// `TransactionQuery.predicate(fromDay:throughDay:)` and sorting by day use it.
+    public var localDay: Int { CalendarDay.localDay(transactionDate, offset: timeZoneOffset) }
+
+    /// Whether the statement gave only a calendar day. Decided by the offset, not by the time: a time that is
+    /// midnight UTC (`20260314190000[-5:EST]`) is a time. Rows stored before offsets were kept have none; for
+    /// them midnight UTC still means a day.
+    public var isDateOnly: Bool { timeZoneOffset == nil && CalendarDay.isMidnightUTC(transactionDate) }
 
     public init(
         id: UUID, accountID: UUID, transactionAmount: CurrencyAmount,
@@ -34,7 +51,8 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
         creditDebitIndicator: CreditDebitIndicator, transactionDescription: String,
         originalTransactionDescription: String, merchantCategoryCode: MerchantCategoryCode? = nil,
         merchantName: String? = nil, transactionType: TransactionType = .unknown,
-        status: TransactionStatus = .booked, transactionDate: Date, postedDate: Date? = nil
+        status: TransactionStatus = .booked, transactionDate: Date, postedDate: Date? = nil,
+        timeZoneOffset: Int? = nil
     ) {
         self.id = id
         self.accountID = accountID
@@ -50,6 +68,7 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
         self.status = status
         self.transactionDate = transactionDate
         self.postedDate = postedDate
+        self.timeZoneOffset = timeZoneOffset
     }
 
     /// The amount with its sign from the account holder's side: credit positive, debit negative.
@@ -60,8 +79,13 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case id, accountID, transactionAmount, foreignCurrencyAmount, foreignCurrencyExchangeRate,
              creditDebitIndicator, transactionDescription, originalTransactionDescription, merchantCategoryCode,
-             merchantName, transactionType, status, transactionDate, postedDate
+             merchantName, transactionType, status, transactionDate, postedDate, timeZoneOffset
     }
+
+    /// Set to `true` in an encoder's `userInfo` to write `transactionDate` as text in its own offset
+    /// (`2026-03-31T20:00:00-08:00`, `CalendarDay.text(_:offset:)`) rather than through the date strategy: the
+    /// CLI's JSON does, so the day printed is the bank's own.
+    public static let localDateText = CodingUserInfoKey(rawValue: "coffer.localDateText")!
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -78,8 +102,13 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
         try c.encodeIfPresent(merchantName, forKey: .merchantName)
         try c.encode(transactionType, forKey: .transactionType)
         try c.encode(status, forKey: .status)
-        try c.encode(transactionDate, forKey: .transactionDate)
+        if let offset = timeZoneOffset, encoder.userInfo[Self.localDateText] as? Bool == true {
+            try c.encode(CalendarDay.text(transactionDate, offset: offset), forKey: .transactionDate)
+        } else {
+            try c.encode(transactionDate, forKey: .transactionDate)
+        }
         try c.encodeIfPresent(postedDate, forKey: .postedDate)
+        try c.encodeIfPresent(timeZoneOffset, forKey: .timeZoneOffset)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -105,5 +134,6 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
         status = try c.decode(TransactionStatus.self, forKey: .status)
         transactionDate = try c.decode(Date.self, forKey: .transactionDate)
         postedDate = try c.decodeIfPresent(Date.self, forKey: .postedDate)
+        timeZoneOffset = try c.decodeIfPresent(Int.self, forKey: .timeZoneOffset)
     }
 }

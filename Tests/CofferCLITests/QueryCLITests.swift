@@ -90,3 +90,56 @@ import Testing
         #expect(viaEnvironment.status == 1 && viaEnvironment.stderr.contains("is a folder"))
     }
 }
+
+/// The bank's own day in `coffer transactions`: a time is shown and filtered on the day of its own offset.
+@Suite struct LocalDayCLITests {
+    static let ofx = """
+        OFXHEADER:100
+        DATA:OFXSGML
+        VERSION:102
+
+        <OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD
+        <BANKACCTFROM><BANKID>1<ACCTID>555000111<ACCTTYPE>CHECKING</BANKACCTFROM>
+        <BANKTRANLIST><DTSTART>20260329<DTEND>20260402
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260331200000[-8:PST]<TRNAMT>-42.00<FITID>E1<NAME>NORTHWIND GROCERY</STMTTRN>
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260401<TRNAMT>-3.00<FITID>D1<NAME>DAY ONLY</STMTTRN>
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260330203000[-8:PST]<TRNAMT>-5.00<FITID>E0<NAME>DAY BEFORE</STMTTRN>
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260401003000[+2:CEST]<TRNAMT>-6.00<FITID>E2<NAME>EARLY IN BERLIN</STMTTRN>
+        <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260314190000[-5:EST]<TRNAMT>-9.00<FITID>M1<NAME>LATE SHOW</STMTTRN>
+        </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+        """
+
+    @Test func anEveningInPSTIsDatedAndFoundOnItsOwnDay() throws {
+        let folder = try temporaryFolder()
+        let store = folder + "/s.sqlite"
+        try Self.ofx.write(toFile: folder + "/march.ofx", atomically: true, encoding: .utf8)
+        let run = try coffer(["import", "--store", store, folder + "/march.ofx"])
+        #expect(run.status == 0, "\(run.stderr)")
+
+        let table = try coffer(["transactions", "--store", store, "--from", "2026-03-31", "--to", "2026-03-31"])
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(table.stdout)")
+        #expect(lines.last?.hasPrefix("2026-03-31T20:00:00-08:00") == true, "\(table.stdout)")
+        #expect(lines.last?.contains("Northwind") == true || lines.last?.contains("NORTHWIND") == true)
+
+        // Sorted by the bank's day, then the instant: March 31 in Los Angeles (04:00 UTC on April 1) before April 1;
+        // within April 1, 00:30 in Berlin (22:30 UTC the day before) before the date-only row (midnight UTC).
+        let all = try jsonArray(try coffer(["transactions", "--store", store, "--format", "json"]).stdout)
+        let dates = all.compactMap { $0["transactionDate"] as? String }
+        #expect(dates == ["2026-03-14T19:00:00-05:00", "2026-03-30T20:30:00-08:00", "2026-03-31T20:00:00-08:00",
+                          "2026-04-01T00:30:00+02:00", "2026-04-01"])
+        // 19:00 EST is midnight UTC and still a time: JSON says so, with its offset.
+        #expect(all.first?["timeZoneOffset"] as? Int == -18_000)
+
+        // Every range finds exactly the rows whose own day is in it (what TransactionQuery.predicate(fromDay:
+        // throughDay:) returns: LocalDayTests checks the library against the same rule).
+        for (from, to) in [("2026-03-30", "2026-03-30"), ("2026-03-31", "2026-03-31"), ("2026-04-01", "2026-04-01"),
+                           ("2026-03-31", "2026-04-01"), ("2026-03-14", "2026-03-14"), ("2026-03-15", "2026-03-29")] {
+            let found = try jsonArray(try coffer(["transactions", "--store", store, "--from", from, "--to", to, "--format", "json"]).stdout)
+            let expected = dates.filter { $0.prefix(10) >= from && $0.prefix(10) <= to }
+            #expect(found.compactMap { $0["transactionDate"] as? String } == expected, "\(from)…\(to)")
+        }
+        let explain = try coffer(["transactions", "--store", store, "--from", "2026-03-31", "--to", "2026-03-31", "--explain"])
+        #expect(explain.stdout.contains("local_day") && explain.stdout.contains("predicate: in SQLite"), "\(explain.stdout)")
+    }
+}

@@ -79,7 +79,8 @@ enum OFXTest {
 
     static func day(_ text: String) -> RawDate { RawDate(date: CalendarDay.parse(text)!, isDateOnly: true) }
 
-    static func instant(_ iso: String) -> RawDate {
-        RawDate(date: ISO8601DateFormatter().date(from: iso)!, isDateOnly: false)
+    /// An instant; `offset` is the zone the source wrote it in, in hours (nil: the source gave none).
+    static func instant(_ iso: String, offset hours: Double? = nil) -> RawDate {
+        RawDate(date: ISO8601DateFormatter().date(from: iso)!, isDateOnly: false, utcOffset: hours.map { Int($0 * 3600) })
     }
 }

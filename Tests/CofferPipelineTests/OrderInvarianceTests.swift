@@ -11,8 +11,9 @@ import Testing
 /// statement gives it, and every order must end in the same store (ids aside).
 ///
 /// Covered: same-day twins, equal amounts at different merchants on one day, texts that differ by source, dates
-/// with and without times, posting skew up to 2 days, OFX downloads whose FITIDs are re-issued. Not yet covered
-/// (docs/dedupe.md, "Not yet"): pending rows, statement chronology, times that cross midnight UTC.
+/// with and without times, times late in the evening in a negative offset (the next day in UTC: the bank's own
+/// day counts), posting skew up to 2 days, OFX downloads whose FITIDs are re-issued. Not yet covered
+/// (docs/dedupe.md, "Not yet"): pending rows, statement chronology.
 ///
 /// `COFFER_PROPERTY_CASES=2000 swift test --filter OrderInvarianceTests` runs more cases; a failure prints its
 /// seed and the order, and `COFFER_PROPERTY_SEED=N` replays one case.
@@ -36,7 +37,7 @@ import Testing
         var cents: Int
         var credit: Bool
         var camtSkew: Int       // the camt booking date is this many days later
-        var ofxTime: Bool       // the OFX gives a time of day (10:00 EST)
+        var ofxTime: Int        // the OFX gives no time (0), 10:00 EST (1), or a late evening time, the next day in UTC (2)
     }
 
     static let merchants = ["Blue Bottle Coffee", "Lakeside Parking", "Fairway Grocers", "Metro Transit",
@@ -63,7 +64,7 @@ import Testing
                 if let used = lastUse[key], day - used <= 3 { continue }
                 lastUse[key] = day
                 let t = Truth(index: out.count + today.count, day: day, merchant: merchant, cents: cents, credit: credit,
-                              camtSkew: Int.random(in: 0...2, using: &rng), ofxTime: Bool.random(using: &rng))
+                              camtSkew: Int.random(in: 0...2, using: &rng), ofxTime: Int.random(in: 0...2, using: &rng))
                 today.append(t)
                 if !credit, Int.random(in: 0..<5, using: &rng) == 0 {  // a twin: the same purchase again that day
                     var twin = t
@@ -99,7 +100,9 @@ import Testing
         var body = ""
         for t in rows {
             let (y, m, d) = day(t.day)
-            let posted = y + m + d + (t.ofxTime ? "100000[-5:EST]" : "")
+            // Late evenings: 21:30 PST or 23:15 EST, both after midnight UTC.
+            let evening = t.merchant % 2 == 0 ? "213000[-8:PST]" : "231500[-5:EST]"
+            let posted = y + m + d + ["", "100000[-5:EST]", evening][t.ofxTime]
             let name = merchants[t.merchant].uppercased() + " #\(4000 + t.merchant)"
             body += "<STMTTRN><TRNTYPE>\(t.credit ? "CREDIT" : "DEBIT")<DTPOSTED>\(posted)<TRNAMT>\(t.credit ? "" : "-")"
                 + "\(amount(t.cents))<FITID>\(idPrefix)\(t.index)<NAME>\(name)</STMTTRN>\n"
@@ -186,11 +189,11 @@ import Testing
         return out
     }
 
-    /// What a store must hold, order aside: (day, signed cents) of every transaction, sorted.
+    /// What a store must hold, order aside: (the bank's own day, signed cents) of every transaction, sorted.
     static func projection(_ transactions: [Transaction]) -> [String] {
         transactions.map { t in
             let cents = NSDecimalNumber(decimal: t.transactionAmount.amount * 100).intValue
-            return "\(CalendarDay.string(t.transactionDate)) \(t.creditDebitIndicator == .debit ? -cents : cents)"
+            return "\(CalendarDay.string(day: t.localDay)) \(t.creditDebitIndicator == .debit ? -cents : cents)"
         }.sorted()
     }
 

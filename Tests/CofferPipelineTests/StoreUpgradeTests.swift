@@ -25,7 +25,7 @@ import Testing
         #expect(files.count == 42)
         var reimported = 0
         for file in files {
-            let report = importer.importFile(repositoryRoot + "/" + file, options: ImportOptions(force: true))
+            let report = importer.importFile(repositoryRoot + "/" + file, options: ImportOptions(force: true, listChanges: true))
             if file.contains("/garbage-") {
                 // It held no statement: that release imported nothing from it, today's refuses it.
                 #expect(report.status == .failed, "\(file)")
@@ -35,12 +35,27 @@ import Testing
             #expect(report.inserted == 0, "\(file)")
             // The one deliberate correction: Revolut's fee column is netted now, so the ATM withdrawal that release
             // stored as 50.00 (its fee of 1.00 left out) is found by its old amount and corrected to 51.00.
-            #expect(report.updated == (file.hasSuffix("revolut-statement-2026-03.csv") ? 1 : 0), "\(file)")
+            // And the bank's own day (migration v10): that release dated the camt times near midnight by their UTC
+            // day; the three whose own offset puts them on another day move to it (00:30 and 01:59 at +02:00 to
+            // June 8 and 9, 22:15 at -03:00 to June 8); the one at 00:00 Z stays.
+            let expected = file.hasSuffix("revolut-statement-2026-03.csv") ? 1
+                : file.hasSuffix("quirk-dttm-offset-midnight-052-v08.xml") ? 3 : 0
+            #expect(report.updated == expected, "\(file): \(report.changes ?? [])")
             #expect(report.deleted == 0, "\(file)")
             #expect(report.accountsAdded == 0, "\(file)")
             reimported += 1
         }
         #expect(reimported == 39)
+        // Moved once: importing that file again changes nothing, and every entry is on the day written in its offset.
+        let midnight = repositoryRoot + "/Tests/Golden/camt-shapes/quirk-dttm-offset-midnight-052-v08.xml"
+        let again = importer.importFile(midnight, options: ImportOptions(force: true))
+        #expect(again.updated == 0 && again.inserted == 0)
+        let near = try await store.transactions(query: TransactionQuery(searchText: "")).filter {
+            $0.transactionAmount.currencyCode == "EUR" && [25, 14.2, 640, 9.9].contains($0.transactionAmount.amount)
+                && $0.transactionDate > CalendarDay.parse("2026-06-01")!
+        }
+        #expect(near.map { CalendarDay.string(day: $0.localDay) }.sorted()
+                == ["2026-06-08", "2026-06-08", "2026-06-08", "2026-06-09"])
         let after = try await store.transactions(query: TransactionQuery())
         #expect(after.count == before.count)
         #expect(Set(after.map(\.id)) == Set(before.map(\.id)))

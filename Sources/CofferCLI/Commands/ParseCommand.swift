@@ -51,7 +51,7 @@ struct ParseCommand: AsyncParsableCommand {
                 Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
                       rows: items.map { item in
                           let t = item.transaction
-                          return [Text.date(t.transactionDate), item.account, Text.signed(t.transactionAmount, t.creditDebitIndicator),
+                          return [Text.date(t), item.account, Text.signed(t.transactionAmount, t.creditDebitIndicator),
                                   t.transactionAmount.currencyCode, t.status.name, t.transactionType.name,
                                   t.merchantCategoryCode?.code ?? "", t.transactionDescription]
                       }, rightAligned: [2])

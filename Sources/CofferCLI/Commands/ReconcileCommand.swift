@@ -65,7 +65,7 @@ struct ReconcileCommand: AsyncParsableCommand {
     /// The lines of one account: covered, gaps, balances, pending.
     static func lines(_ r: AccountReconciliation) -> [String] {
         let ok = "ok         ", look = "ATTENTION  "
-        let day = CalendarDay.string
+        let day: (Date) -> String = CalendarDay.string
         var lines: [String] = []
         if r.statements.isEmpty {
             lines.append(ok + "covered: no statements recorded (imports before statements were recorded: "

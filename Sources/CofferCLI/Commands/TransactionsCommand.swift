@@ -7,7 +7,8 @@ struct TransactionsCommand: AsyncParsableCommand {
         commandName: "transactions", abstract: "List transactions, filtered and sorted.",
         discussion: """
             Filters combine with AND; each list option takes commas (--status pending,booked). Dates are calendar \
-            days (YYYY-MM-DD, UTC); --to is inclusive. Amounts compare the positive amount; --min 10 --max 50.
+            days (YYYY-MM-DD) as the bank dates them: a time is on the day of its own offset (20:00 PST on March 31 \
+            is March 31); --to is inclusive. Amounts compare the positive amount; --min 10 --max 50.
             Examples:
               coffer transactions --account 1234 --from 2026-03-01 --to 2026-03-31
               coffer transactions --mcc 5411,5814 --min 20 --sort amount:desc --format csv
@@ -70,7 +71,8 @@ struct TransactionsCommand: AsyncParsableCommand {
         let order: SortOrder = descending ? .reverse : .forward
         let key = sort.replacingOccurrences(of: ":desc", with: "").replacingOccurrences(of: ":asc", with: "")
         switch key.trimmingCharacters(in: CharacterSet(charactersIn: "-+")) {
-        case "date": return [SortDescriptor(\.transactionDate, order: order)]
+        // By the bank's own day, then the instant: 20:00 PST on March 31 (04:00 UTC on April 1) comes before April 1.
+        case "date": return [SortDescriptor(\.localDay, order: order), SortDescriptor(\.transactionDate, order: order)]
         case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
         case "posted": return [SortDescriptor(\.postedDate, order: order)]
         default: throw ValidationError("--sort expects date, amount or posted (with - for descending), not '\(sort)'")
@@ -95,7 +97,7 @@ struct TransactionsCommand: AsyncParsableCommand {
             try emit(transactions, format: format) {
                 Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
                       rows: transactions.map { t in
-                          [Text.date(t.transactionDate), names[t.accountID] ?? "", Text.signed(t.transactionAmount, t.creditDebitIndicator),
+                          [Text.date(t), names[t.accountID] ?? "", Text.signed(t.transactionAmount, t.creditDebitIndicator),
                            t.transactionAmount.currencyCode, t.status.name, t.transactionType.name,
                            t.merchantCategoryCode?.code ?? "", t.transactionDescription]
                       }, rightAligned: [2])
@@ -107,8 +109,8 @@ struct TransactionsCommand: AsyncParsableCommand {
     func predicate(accountID: UUID?) throws -> Predicate<Transaction>? {
         var parts: [Predicate<Transaction>] = []
         if let accountID { parts.append(#Predicate { $0.accountID == accountID }) }
-        if let start = from.flatMap(CalendarDay.parse) { parts.append(#Predicate { $0.transactionDate >= start }) }
-        if let end = to.flatMap(CalendarDay.parse)?.addingTimeInterval(86_400) { parts.append(#Predicate { $0.transactionDate < end }) }
+        let start = from.flatMap(CalendarDay.parse), end = to.flatMap(CalendarDay.parse)
+        if start != nil || end != nil { parts.append(TransactionQuery.predicate(fromDay: start, throughDay: end)) }
         if let low = min.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount >= low }) }
         if let high = max.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount <= high }) }
         if let statuses = try statuses() { parts.append(TransactionQuery.predicate(forStatuses: statuses)) }

@@ -7,7 +7,8 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// JSON as Coffer prints it: FinanceKit's property names, enum case names, exact decimal strings,
-/// dates as `2026-03-14` (date-only values) or ISO 8601 instants in UTC.
+/// dates as `2026-03-14` (date-only values) or ISO 8601 instants, a transaction's in its own offset
+/// (`2026-03-31T20:00:00-08:00`), others in UTC.
 enum JSON {
     static func encoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -16,6 +17,7 @@ enum JSON {
             var container = encoder.singleValueContainer()
             try container.encode(Text.date(date))
         }
+        encoder.userInfo[Transaction.localDateText] = true
         return encoder
     }
 
@@ -34,6 +36,10 @@ enum JSON {
 enum Text {
     /// `2026-03-14` for a date-only value (midnight UTC), else `2026-03-14T09:30:00Z` (`CalendarDay.text`).
     static func date(_ date: Date) -> String { CalendarDay.text(date) }
+
+    /// A transaction's date: `2026-03-31` for a date-only value, else its instant in its own offset
+    /// (`2026-03-31T20:00:00-08:00`: the day shown is the bank's own).
+    static func date(_ t: Transaction) -> String { CalendarDay.text(t.transactionDate, offset: t.timeZoneOffset) }
 
     /// Signed for people: a debit shows as minus.
     static func signed(_ amount: CurrencyAmount, _ indicator: CreditDebitIndicator) -> String {

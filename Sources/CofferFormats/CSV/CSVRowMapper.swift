@@ -297,7 +297,7 @@ final class CSVRowMapper {
         guard let isOpening, let date = r.withField(indexes.date, { dateFormat.parse(bytes: $0) }),
               let (amount, indicator) = try? signedAmount(r) else { return nil }
         // An opening balance is before its day's bookings: as of the end of the day before.
-        let asOf = isOpening ? RawDate(date: date.date.addingTimeInterval(-86_400), isDateOnly: date.isDateOnly) : date
+        let asOf = isOpening ? RawDate(date: date.date.addingTimeInterval(-86_400), isDateOnly: date.isDateOnly, utcOffset: date.utcOffset) : date
         return RawBalance(kind: .booked, amount: amount, indicator: indicator, currencyCode: profile.account.currency,
                           asOf: asOf, code: isOpening ? words.opening : words.closing,
                           location: SourceLocation(file: fileName, line: r.line))

@@ -29,8 +29,8 @@ enum CamtValues {
         return RawDate.day(year: y, month: m, day: d)
     }
 
-    /// An ISO date-time `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh:mm]` as an instant. Without a zone the time is read
-    /// as UTC (the bank's own zone is not knowable from the file). A bare `YYYY-MM-DD` is accepted as a day.
+    /// An ISO date-time `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh:mm]` as an instant, with its offset. Without a zone the
+    /// time is read as UTC (the bank's own zone is not knowable from the file) and `utcOffset` is nil. A bare `YYYY-MM-DD` is accepted as a day.
     static func dateTime(_ text: String) -> RawDate? {
         let b = Array(text.utf8)
         guard let (y, m, d) = ymd(b) else { return nil }
@@ -56,7 +56,9 @@ enum CamtValues {
             }
         }
         var offset = 0
+        var zoned = false
         if i < b.count {
+            zoned = true
             if b[i] == UInt8(ascii: "Z"), i + 1 == b.count {
                 offset = 0
             } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-"), b.count == i + 6,
@@ -68,7 +70,7 @@ enum CamtValues {
             }
         }
         let interval = day.timeIntervalSince1970 + Double(hh * 3600 + mi * 60 - offset) + seconds
-        return RawDate(date: Date(timeIntervalSince1970: interval), isDateOnly: false)
+        return RawDate(date: Date(timeIntervalSince1970: interval), isDateOnly: false, utcOffset: zoned ? offset : nil)
     }
 
     /// `CRDT` or `DBIT`; nil for anything else.

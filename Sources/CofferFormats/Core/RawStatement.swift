@@ -4,16 +4,30 @@ import Foundation
 // The one shape every format parser produces. Parsers stream these as `StatementEvent`s in source order;
 // the pipeline normalizes them into FinanceKit's model. Nothing here knows about the store.
 
-/// A date as a statement gave it: a calendar day (stored as midnight UTC) or an exact instant.
+/// A date as a statement gave it: a calendar day (stored as midnight UTC) or an exact instant, with the offset
+/// from UTC the source wrote it in when it said one.
+///
+/// For example, OFX `20260331200000[-8:PST]` is the instant 2026-04-01T04:00:00Z with `utcOffset` -28,800: the
+/// bank's own day is March 31 (`localDay`).
 public struct RawDate: Hashable, Sendable, CustomStringConvertible {
     public let date: Date
     /// True when the source gave only a calendar day.
     public let isDateOnly: Bool
+    /// Seconds east of UTC the source gave with the time (OFX `[-8:PST]`, camt `+02:00` or `Z`); nil for a
+    /// date-only value and for a time the source gave without a zone (read as UTC).
+    public let utcOffset: Int?
 
-    public init(date: Date, isDateOnly: Bool) {
+    public init(date: Date, isDateOnly: Bool, utcOffset: Int? = nil) {
         self.date = date
         self.isDateOnly = isDateOnly
+        self.utcOffset = isDateOnly ? nil : utcOffset
     }
+
+    /// The offset a stored transaction keeps: nil for a calendar day, else the source's (0 when it gave none).
+    public var storedOffset: Int? { isDateOnly ? nil : (utcOffset ?? 0) }
+
+    /// The calendar day in the source's own offset, as days since 1970-01-01 (a date-only value's own day).
+    public var localDay: Int { CalendarDay.localDay(date, offset: storedOffset) }
 
     /// A calendar day; nil when the day does not exist.
     public static func day(year: Int, month: Int, day: Int) -> RawDate? {

@@ -12,7 +12,9 @@ import Foundation
 /// Rules, decided here:
 /// - Only an 8-digit value is date-only (`RawDate.isDateOnly`), and it keeps its calendar day whatever zone
 ///   follows it. Any value with a time, even `000000` or `120000`, is an instant.
-/// - No zone means GMT, as the OFX specification says.
+/// - No zone means GMT, as the OFX specification says (`utcOffset` nil: the file said none).
+/// - The offset is kept (`RawDate.utcOffset`): the transaction belongs to the calendar day of its own offset
+///   (`20260331200000[-8:PST]` is March 31, though in UTC it is April 1).
 /// - A fractional offset `H.MM` means hours and minutes when the part after the dot is two digits below 60, so
 ///   `+5.30` (IST) is 5 h 30 min; a single digit or a two-digit part of 60 or more is a decimal fraction of an
 ///   hour (`+5.5` is 5 h 30 min, `+5.75` is 5 h 45 min).
@@ -45,17 +47,20 @@ enum OFXDate {
         }
         while i < end, OFXText.isSpace(value[i]) { i &+= 1 }
         var offsetSeconds = 0
+        var zoned = false
         if i < end {
             guard value[i] == 0x5B, value[end &- 1] == 0x5D,
                   let offset = zoneOffset(value[(i &+ 1)..<(end &- 1)]) else { return nil }
             offsetSeconds = offset
+            zoned = true
         }
         if digitCount == 8 { return RawDate(date: midnight, isDateOnly: true) }
         let hour = number(value, start &+ 8, 2), minute = number(value, start &+ 10, 2)
         let second = digitCount == 14 ? number(value, start &+ 12, 2) : 0
         guard hour <= 23, minute <= 59, second <= 60 else { return nil }
         let seconds = hour * 3600 + minute * 60 + second - offsetSeconds
-        return RawDate(date: midnight.addingTimeInterval(TimeInterval(seconds) + fraction), isDateOnly: false)
+        return RawDate(date: midnight.addingTimeInterval(TimeInterval(seconds) + fraction), isDateOnly: false,
+                       utcOffset: zoned ? offsetSeconds : nil)
     }
 
     /// Seconds east of GMT for the inside of `[...]`.

@@ -50,11 +50,11 @@ extension FinanceStore {
                 if let match = try Self.linkMatch(stored, in: keepID, claimed: claimed, writer: writer) {
                     claimed.insert(match.transaction.id)
                     var kept = match.transaction
-                    if stored.transaction.transactionDate < kept.transactionDate {
+                    if stored.transaction.isEarlier(than: kept) {
                         // The day it happened is the earliest day any source gives it (docs/dedupe.md).
                         if kept.postedDate == nil { kept.postedDate = kept.transactionDate }
-                        kept.transactionDate = stored.transaction.transactionDate
-                        try writer.update(kept, keys: match.keys)
+                        kept.takeDate(of: stored.transaction)
+                        try writer.update(kept, keys: match.keys, valuesFromStatement: false)
                         report.redated += 1
                     }
                     if match.keys.externalID == nil, stored.keys.externalID != nil {
@@ -89,10 +89,9 @@ extension FinanceStore {
            !claimed.contains(same.transaction.id) {
             return same
         }
-        let day = CalendarDay.startOfDay(t.transactionDate)
-        let window = Double(ImportSession.crossSourceDays) * 86_400
-        let candidates = try writer.transactions(accountID: keepID, from: day.addingTimeInterval(-window),
-                                                 through: day.addingTimeInterval(window + 86_400),
+        let day = t.localDay
+        let candidates = try writer.transactions(accountID: keepID, fromDay: day - ImportSession.crossSourceDays,
+                                                 throughDay: day + ImportSession.crossSourceDays,
                                                  amount: t.transactionAmount.amount, indicator: t.creditDebitIndicator)
         let scored = candidates.compactMap { c -> (StoredTransaction, Double, TimeInterval)? in
             guard !claimed.contains(c.transaction.id),

@@ -3,15 +3,24 @@ import Foundation
 
 /// The content fingerprint of a transaction: what identifies it when the institution gives no id.
 ///
-/// `v1` covers the calendar day, direction, exact amount, currency, pending-or-not and the original text
-/// reduced to lowercase letters and digits. The key starts with the day (`2026-03-14:…`) so that inserts into
-/// the unique index stay local (hash-only keys scatter; the day prefix measured 1.4x faster). The hash is
+/// It covers the calendar day, direction, exact amount, currency, pending-or-not and the original text reduced
+/// to lowercase letters and digits. The key starts with the day (`2026-03-14:…`) so that inserts into the unique
+/// index stay local (hash-only keys scatter; the day prefix measured 1.4x faster).
+///
+/// Version 2 (`key`) starts with the transaction's local day, the bank's own (`Transaction.localDay`); version 1
+/// started with its UTC day. The hash is the same in both (it is seeded with "v1" and covers no day), so the two
+/// keys differ only for a time whose own day is not its UTC day (`20260331200000[-8:PST]`): `legacyKey` is then
+/// the version-1 key a store filled before may hold, else nil. The hash is
 /// 64-bit FNV-1a, written here because it must be stable across processes and versions (Swift's `Hasher` is
 /// seeded per process); within one account and day a collision is negligible, and the occurrence number
 /// separates true duplicates anyway.
 public struct Fingerprint: Hashable, Sendable {
-    public static let version = "v1"
+    public static let version = 2
+    /// The hash's seed: version 1's, kept so that version-2 keys of date-only values equal the stored ones.
+    static let seed = "v1"
     public let key: String
+    /// The version-1 key when it differs from `key` (a time whose UTC day is not its own day), else nil.
+    public let legacyKey: String?
     public let hash: UInt64
 
     public init(transaction t: Transaction) {
@@ -20,7 +29,7 @@ public struct Fingerprint: Hashable, Sendable {
             h ^= UInt64(byte)
             h = h &* 0x0000_0100_0000_01b3
         }
-        for byte in Fingerprint.version.utf8 { mix(byte) }
+        for byte in Fingerprint.seed.utf8 { mix(byte) }
         mix(t.creditDebitIndicator == .credit ? 0x43 : 0x44)
         mix(t.status == .pending || t.status == .authorized ? 0x50 : 0x42)
         for byte in ExactDecimal.text(t.transactionAmount.amount).utf8 { mix(byte) }
@@ -42,6 +51,10 @@ public struct Fingerprint: Hashable, Sendable {
         }
         hash = h
         let hex = String(h, radix: 16)
-        key = CalendarDay.string(t.transactionDate) + ":" + String(repeating: "0", count: 16 - hex.count) + hex
+        let suffix = ":" + String(repeating: "0", count: 16 - hex.count) + hex
+        let day = t.localDay
+        key = CalendarDay.string(day: day) + suffix
+        let utcDay = CalendarDay.dayNumber(t.transactionDate)
+        legacyKey = utcDay == day ? nil : CalendarDay.string(day: utcDay) + suffix
     }
 }

@@ -26,6 +26,13 @@ extension ImportSession {
                                       occurrence: prepared.legacyOccurrence)
     }
 
+    /// A row a version before 10-local-day stored under its UTC day's fingerprint (a time whose own day is another),
+    /// when no row holds this record's own key.
+    func legacyKeyMatch(_ prepared: PreparedTransaction, account: Account) throws -> StoredTransaction? {
+        guard let legacy = prepared.fingerprint.legacyKey else { return nil }
+        return try writer.transaction(accountID: account.id, fingerprint: legacy, occurrence: prepared.occurrence)
+    }
+
     /// A stored row of this namespace that an incoming record with a new id repeats (same day, amount, direction
     /// and currency, texts that agree: the stored text may be another source's that lent it this namespace's id),
     /// which no record of this file has matched or inserted: the institution re-issued its id (docs/dedupe.md).
@@ -33,12 +40,12 @@ extension ImportSession {
     func reissueMatch(_ incoming: Transaction, externalID: String, account: Account) throws -> StoredTransaction? {
         // Only a statement that states its period (OFX DTSTART/DTEND, camt FrToDt) says it lists every row of a
         // day; a CSV export's rows may be a part of one (its second coffee of a day is a new coffee).
-        guard !idNamespace.isEmpty, let start = header?.periodStart?.date, let end = header?.periodEnd?.date,
-              incoming.transactionDate >= start.addingTimeInterval(-86_400), incoming.transactionDate <= end.addingTimeInterval(86_400)
+        let day = incoming.localDay
+        guard !idNamespace.isEmpty, let start = header?.periodStart?.localDay, let end = header?.periodEnd?.localDay,
+              day >= start - 1, day <= end + 1
         else { return nil }
         let prefix = idNamespace + ":"
-        let day = CalendarDay.startOfDay(incoming.transactionDate)
-        return try writer.transactions(accountID: account.id, from: day, through: day.addingTimeInterval(86_400),
+        return try writer.transactions(accountID: account.id, fromDay: day, throughDay: day,
                                        amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
             .first { c in
                 guard let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
@@ -77,21 +84,22 @@ extension ImportSession {
     /// same id, amount and direction, on the same day. Anything less is not that batch.
     func storedParts(_ parts: [RawFormerPart], of whole: Transaction, account: Account) throws -> [Transaction]? {
         var found: [Transaction] = []
-        let day = CalendarDay.string(whole.transactionDate)
+        let day = whole.localDay
         for part in parts {
             guard let stored = try stored(byID: part.externalID, account: account)?.transaction,
                   stored.transactionAmount.amount == part.amount, stored.creditDebitIndicator == part.indicator,
-                  CalendarDay.string(stored.transactionDate) == day else { return nil }
+                  stored.localDay == day else { return nil }
             found.append(stored)
         }
         return found
     }
 
     func pendingMatch(for booked: Transaction, account: Account) throws -> StoredTransaction? {
-        let from = booked.transactionDate.addingTimeInterval(-10 * 86_400)
-        let through = (booked.postedDate ?? booked.transactionDate).addingTimeInterval(86_399)
+        // Local days: the pending row is dated on or up to 10 days before the booked one (or its posting day).
+        let day = booked.localDay
+        let through = max(day, booked.postedDate.map(CalendarDay.dayNumber) ?? day)
         let amount = booked.transactionAmount.amount
-        let candidates = try writer.openTransactions(accountID: account.id, from: from, through: through).filter { c in
+        let candidates = try writer.openTransactions(accountID: account.id, fromDay: day - 10, throughDay: through).filter { c in
             let t = c.transaction
             guard !claimed.contains(t.id), t.creditDebitIndicator == booked.creditDebitIndicator,
                   t.transactionAmount.currencyCode == booked.transactionAmount.currencyCode else { return false }
@@ -103,22 +111,21 @@ extension ImportSession {
         }.filter { $0.1 >= 0.5 || $0.0.transaction.transactionAmount.amount == amount && $0.1 >= 0.2 }
         return scored.max { a, b in
             if a.1 != b.1 { return a.1 < b.1 }
-            return a.0.transaction.transactionDate < b.0.transaction.transactionDate
+            return a.0.transaction.isEarlier(than: b.0.transaction)
         }?.0
     }
 
     /// The same transaction seen through another source (docs/dedupe.md): same amount, direction and currency,
-    /// dated within `crossSourceDays` of each other (sources disagree on the day: a posting date, a time in
-    /// another zone), and texts that agree (`TextSimilarity.agreeing`). Another source means another id
-    /// namespace, or one side without an id. The closest text wins, then the closest date.
+    /// on local days within `crossSourceDays` of each other (sources disagree on the day: a posting date), and
+    /// texts that agree (`TextSimilarity.agreeing`). Another source means another id namespace, or one side
+    /// without an id. The closest text wins, then the closest day, then the closest instant.
     func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
-        let day = CalendarDay.startOfDay(incoming.transactionDate)
-        let window = Double(Self.crossSourceDays) * 86_400
-        let candidates = try writer.transactions(accountID: account.id, from: day.addingTimeInterval(-window),
-                                                 through: day.addingTimeInterval(window + 86_400),
+        let day = incoming.localDay
+        let candidates = try writer.transactions(accountID: account.id, fromDay: day - Self.crossSourceDays,
+                                                 throughDay: day + Self.crossSourceDays,
                                                  amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
         let prefix = idNamespace + ":"
-        let scored = candidates.compactMap { c -> (StoredTransaction, Double, TimeInterval)? in
+        let scored = candidates.compactMap { c -> (StoredTransaction, Double, Int, TimeInterval)? in
             guard !claimed.contains(c.transaction.id),
                   c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode else { return nil }
             let other: Bool
@@ -130,16 +137,36 @@ extension ImportSession {
             guard other else { return nil }
             let score = TextSimilarity.score(c.transaction, incoming)
             guard score >= TextSimilarity.agreeing else { return nil }
-            return (c, score, abs(c.transaction.transactionDate.timeIntervalSince(incoming.transactionDate)))
+            return (c, score, abs(c.transaction.localDay - day),
+                    abs(c.transaction.transactionDate.timeIntervalSince(incoming.transactionDate)))
         }
         return scored.max { a, b in
             if a.1 != b.1 { return a.1 < b.1 }
-            return a.2 > b.2
+            if a.2 != b.2 { return a.2 > b.2 }
+            return a.3 > b.3
         }?.0
     }
 
     /// How many days apart two sources may date one transaction.
     static let crossSourceDays = 3
     /// How long after a pending row a statement that lists no pending rows must end to say the row is gone.
-    static let postingDays: Double = 10
+    static let postingDays = 10
+}
+
+extension Transaction {
+    /// Earlier as the earliest-date rule compares dates (docs/dedupe.md): by local day, then by instant, then a
+    /// date-only value (or one stored before offsets were kept) before a time, then the smaller offset; a total
+    /// order, so the date kept does not depend on which listing came first.
+    func isEarlier(than other: Transaction) -> Bool {
+        let (day, otherDay) = (localDay, other.localDay)
+        if day != otherDay { return day < otherDay }
+        if transactionDate != other.transactionDate { return transactionDate < other.transactionDate }
+        return (timeZoneOffset ?? Int.min) < (other.timeZoneOffset ?? Int.min)
+    }
+
+    /// Takes the other's date: its instant and the offset it was given in.
+    mutating func takeDate(of other: Transaction) {
+        transactionDate = other.transactionDate
+        timeZoneOffset = other.timeZoneOffset
+    }
 }

@@ -36,6 +36,9 @@ final class ImportSession {
     var tally = StatementTally(currency: "")
     private var minDate: Date?
     private var maxDate: Date?
+    /// The first and last local day of the current statement's transactions.
+    private var minDay: Int?
+    private var maxDay: Int?
     /// Stored open (pending/authorized) transactions the current account's statements in this file list.
     private var seenOpen: Set<UUID> = []
     /// Per account, the open transactions its statements in this file list, and the periods they cover: pending
@@ -46,11 +49,12 @@ final class ImportSession {
     /// Open rows the current statement lists: noted with its as-of time when it ends.
     private var seenThisStatement: Set<UUID> = []
 
-    /// A period a statement of the file covers, and what it may say about pending rows in it (docs/dedupe.md).
+    /// A period a statement of the file covers, in local days, and what it may say about pending rows in it
+    /// (docs/dedupe.md).
     struct Coverage {
         var accountID: UUID
-        var from: Date
-        var through: Date
+        var fromDay: Int
+        var throughDay: Int
         /// When the statement was made; only rows no newer statement listed can be retired by it.
         var asOf: Date
         /// The format lists pending rows; else a row is retired only when the period ends 10 days after it.
@@ -120,13 +124,13 @@ final class ImportSession {
         if account != nil { try end() }
         for window in coverage {
             let seen = seenOpenByAccount[window.accountID] ?? []
-            for stored in try writer.openTransactions(accountID: window.accountID, from: window.from, through: window.through)
+            for stored in try writer.openTransactions(accountID: window.accountID, fromDay: window.fromDay,
+                                                      throughDay: window.throughDay)
             where !seen.contains(stored.transaction.id) {
                 // Only a statement newer than every one that listed the row says it is gone, and only one that
                 // lists pending rows, or whose period ends long enough after the row for it to have posted.
                 if let listed = try writer.listingAsOf(transactionID: stored.transaction.id), listed >= window.asOf { continue }
-                if !window.listsPending,
-                   window.through < stored.transaction.transactionDate.addingTimeInterval(Self.postingDays * 86_400) { continue }
+                if !window.listsPending, window.throughDay - stored.transaction.localDay < Self.postingDays { continue }
                 try writer.delete(stored)
                 note("delete", stored.transaction)
                 report.deleted += 1
@@ -160,22 +164,26 @@ final class ImportSession {
         tally = StatementTally(currency: header.account.currencyCode?.uppercased() ?? account.currencyCode)
         minDate = nil
         maxDate = nil
+        minDay = nil
+        maxDay = nil
         seenOpen = seenOpenByAccount[account.id] ?? []
         return account
     }
 
     private func end() throws {
         guard let account else { return }
-        let start = header?.periodStart?.date ?? minDate
-        let end = header?.periodEnd?.date ?? maxDate
+        let startDate = header?.periodStart?.date ?? minDate
+        let endDate = header?.periodEnd?.date ?? maxDate
+        // The period's days are the bank's own: a period that ends `20260331235959[-8:PST]` covers March 31.
+        let start = header?.periodStart?.localDay ?? minDay
+        let end = header?.periodEnd?.localDay ?? maxDay
         let asOf = header?.asOf?.date ?? maxDate ?? Date()
-        try recordStatement(account, start: start, end: end, asOf: asOf)
+        try recordStatement(account, start: startDate, end: endDate, asOf: asOf)
         try flushBalances(account)
         // Pending transactions the statement's period covers but no statement of the file lists are gone: retired
         // in `finish`, once every statement of the file is read.
         if let start, let end, start <= end {
-            let endOfDay = CalendarDay.isMidnightUTC(end) ? end.addingTimeInterval(86_399.999) : end
-            coverage.append(Coverage(accountID: account.id, from: start, through: endOfDay, asOf: asOf,
+            coverage.append(Coverage(accountID: account.id, fromDay: start, throughDay: end, asOf: asOf,
                                      listsPending: header?.listsPending ?? false))
         }
         for id in seenThisStatement { try writer.noteListing(transactionID: id, asOf: asOf) }
@@ -210,6 +218,9 @@ final class ImportSession {
         minDate = min(minDate ?? incoming.transactionDate, incoming.transactionDate)
         maxDate = max(maxDate ?? incoming.transactionDate, incoming.transactionDate)
         if raw.correction?.action != .delete { tally.note(incoming, scaled: prepared.amounts.scaled) }
+        let day = incoming.localDay
+        minDay = min(minDay ?? day, day)
+        maxDay = max(maxDay ?? day, day)
 
         let keys = DedupeKeys(externalID: externalID, fingerprint: fingerprint.key, occurrence: occurrence)
 
@@ -227,7 +238,7 @@ final class ImportSession {
                 matchedRows.insert(match.id)
                 if match.unchanged {
                     if incoming.status == .pending || incoming.status == .authorized { markSeen(match.id) }
-                    writer.noteListed(match.id, date: incoming.transactionDate, sameSource: true)
+                    writer.noteListed(match.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
                     report.unchanged += 1
                 } else if let stored = try writer.transaction(id: match.id) {
                     try reconcile(stored, with: incoming, keys: keys)
@@ -238,13 +249,14 @@ final class ImportSession {
                 // A batch an earlier version stored as its parts: it is there already.
                 for part in parts {
                     if part.status == .pending || part.status == .authorized { markSeen(part.id) }
-                    writer.noteListed(part.id, date: part.transactionDate, sameSource: true)
+                    writer.noteListed(part.id, date: part.transactionDate, offset: part.timeZoneOffset, sameSource: true)
                 }
                 report.unchanged += 1
                 return
             }
             if let stored = try writer.transaction(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
-                ?? legacyOccurrenceMatch(prepared, account: account) {
+                ?? legacyOccurrenceMatch(prepared, account: account)
+                ?? legacyKeyMatch(prepared, account: account) {
                 try reconcile(stored, with: incoming, keys: DedupeKeys(externalID: externalID ?? stored.keys.externalID,
                                                                         fingerprint: keys.fingerprint, occurrence: keys.occurrence))
                 return
@@ -273,13 +285,16 @@ final class ImportSession {
                 deleted = false
             } else if !deleted {
                 deleted = try writer.isDeleted(accountID: account.id, fingerprint: fingerprint.key, occurrence: occurrence)
+                if !deleted, let legacy = fingerprint.legacyKey {
+                    deleted = try writer.isDeleted(accountID: account.id, fingerprint: legacy, occurrence: occurrence)
+                }
             }
             if deleted {
                 // A retired id whose row lives on (booked from pending, or re-keyed by a re-issue): this file lists
                 // that row (undo keeps it while this import stands).
                 if let externalID, let owner = try writer.retiredOwner(accountID: account.id, externalID: externalID),
                    try writer.transaction(id: owner) != nil {
-                    writer.noteListed(owner, date: incoming.transactionDate, sameSource: true)
+                    writer.noteListed(owner, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
                 }
                 report.unchanged += 1
                 return
@@ -297,7 +312,7 @@ final class ImportSession {
             idsMatched.insert(externalID)
             if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
             reissued += 1
-            writer.noteListed(stored.transaction.id, date: incoming.transactionDate, sameSource: true)
+            writer.noteListed(stored.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
             report.unchanged += 1
             return
         }
@@ -305,7 +320,7 @@ final class ImportSession {
             incoming.id = pending.transaction.id
             if incoming.postedDate == nil { incoming.postedDate = incoming.transactionDate }
             // Keep when it took place as the pending record said it; the booked record gives the posting date.
-            incoming.transactionDate = min(pending.transaction.transactionDate, incoming.transactionDate)
+            if pending.transaction.isEarlier(than: incoming) { incoming.takeDate(of: pending.transaction) }
             try writer.retireKeys(pending.keys, ofTransaction: pending.transaction.id, accountID: account.id)
             try writer.update(incoming, keys: keys)
             claimed.insert(pending.transaction.id)
@@ -325,10 +340,10 @@ final class ImportSession {
             }
             claimed.insert(other.transaction.id)
             if other.transaction.status == .pending || other.transaction.status == .authorized { markSeen(other.transaction.id) }
-            if incoming.transactionDate < other.transaction.transactionDate {
+            if incoming.isEarlier(than: other.transaction) {
                 // The day it happened is the earliest day any source gives it (docs/dedupe.md).
                 var earlier = other.transaction
-                earlier.transactionDate = incoming.transactionDate
+                earlier.takeDate(of: incoming)
                 if earlier.postedDate == nil { earlier.postedDate = other.transaction.transactionDate }
                 try writer.update(earlier, keys: DedupeKeys(externalID: other.keys.externalID ?? externalID,
                                                             fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
@@ -337,7 +352,7 @@ final class ImportSession {
                 report.updated += 1
                 return
             }
-            writer.noteListed(other.transaction.id, date: incoming.transactionDate, sameSource: false)
+            writer.noteListed(other.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: false)
             report.unchanged += 1
             return
         }
@@ -355,9 +370,14 @@ final class ImportSession {
     private func reconcile(_ stored: StoredTransaction, with incoming: Transaction, keys: DedupeKeys) throws {
         var updated = incoming
         updated.id = stored.transaction.id
-        // The day it happened is the earliest day any source gave it: a later listing never moves it later.
-        if stored.transaction.transactionDate < updated.transactionDate {
-            updated.transactionDate = stored.transaction.transactionDate
+        if stored.transaction.timeZoneOffset == nil, updated.timeZoneOffset != nil,
+           stored.transaction.transactionDate == updated.transactionDate {
+            // A row stored before offsets were kept (dated by its UTC day), listed again with its offset: on its UTC
+            // day it stays as it is; on another day it moves to its own day (an update, docs/dedupe.md "Upgrades").
+            if stored.transaction.localDay == updated.localDay { updated.timeZoneOffset = nil }
+        } else if !updated.isEarlier(than: stored.transaction) {
+            // The day it happened is the earliest day any source gave it: a later listing never moves it later.
+            updated.takeDate(of: stored.transaction)
         }
         if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
         if updated == stored.transaction {
@@ -365,7 +385,7 @@ final class ImportSession {
                 || (stored.keys.externalID == keys.externalID && stored.keys.occurrence != keys.occurrence) {
                 try writer.setKeys(keys, forTransaction: updated.id)
             }
-            writer.noteListed(updated.id, date: incoming.transactionDate, sameSource: true)
+            writer.noteListed(updated.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
             report.unchanged += 1
             return
         }
@@ -373,13 +393,14 @@ final class ImportSession {
            asOf < valuesAsOf {
             // An older statement than the one whose values the row carries (docs/dedupe.md): its amount, status and
             // text are history; it may only say the transaction happened earlier.
-            guard updated.transactionDate < stored.transaction.transactionDate else {
-                writer.noteListed(stored.transaction.id, date: incoming.transactionDate, sameSource: false)
+            guard updated.isEarlier(than: stored.transaction) else {
+                writer.noteListed(stored.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset,
+                                  sameSource: false)
                 report.unchanged += 1
                 return
             }
             var earlier = stored.transaction
-            earlier.transactionDate = updated.transactionDate
+            earlier.takeDate(of: updated)
             try writer.update(earlier, keys: stored.keys, valuesFromStatement: false)
             note("update", earlier)
             report.updated += 1
@@ -417,7 +438,7 @@ final class ImportSession {
     private func note(_ op: String, _ t: Transaction) {
         guard collectChanges, (report.changes?.count ?? 0) < 1_000 else { return }
         report.changes?.append(FileReport.Change(
-            op: op, date: CalendarDay.string(t.transactionDate),
+            op: op, date: CalendarDay.string(day: t.localDay),
             amount: (t.creditDebitIndicator == .debit ? "-" : "") + t.transactionAmount.amountText,
             currency: t.transactionAmount.currencyCode, description: t.transactionDescription, status: t.status.name))
     }

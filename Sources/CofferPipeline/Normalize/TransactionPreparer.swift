@@ -79,10 +79,10 @@ struct TransactionPreparer {
             count += 1
             if count % 10_000 == 0 { now = Date() }
             var prepared = try Self.prepare(raw, id: .timeOrdered(at: now, using: &random), account: account, normalizer: normalizer)
-            // The occurrence counts identical records of one day (the 2nd coffee of the day is 2). Versions before
+            // The occurrence counts identical records of one local day (the 2nd coffee of the day is 2). Versions before
             // 2026-11 counted over the whole file (a salary of the same amount next month was 2 as well): that
             // number is kept beside it, so rows they stored are still found.
-            let day = UInt64(bitPattern: Int64(CalendarDay.dayNumber(prepared.transaction.transactionDate)))
+            let day = UInt64(bitPattern: Int64(prepared.transaction.localDay))
             let key = prepared.fingerprint.hash ^ salt
             let dayKey = key ^ (day &* 0x9E37_79B9_7F4A_7C15)
             if !seenFingerprints.insert(key).inserted {
@@ -128,7 +128,8 @@ struct TransactionPreparer {
             originalTransactionDescription: DescriptionNormalizer.originalDescription(of: raw),
             merchantCategoryCode: text.merchantCategoryCode, merchantName: text.merchantName,
             transactionType: text.transactionType, status: raw.status ?? .booked,
-            transactionDate: date.date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate?.date)
+            transactionDate: date.date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate?.date,
+            timeZoneOffset: date.storedOffset)
         return PreparedTransaction(raw: raw, transaction: transaction, fingerprint: Fingerprint(transaction: transaction),
                                    occurrence: 1, externalID: raw.externalID.flatMap { $0.isEmpty ? nil : $0 },
                                    repeatedID: false, amounts: EncodedAmounts(transaction))

@@ -144,9 +144,10 @@ extension StoreWriter {
                                      "foreign_currency_code", "exchange_rate", "indicator", "description",
                                      "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
                                      "posted_date", "external_id", "fingerprint", "occurrence", "created_seq",
-                                     "values_as_of"]
-    /// The columns history tells about (not the dedupe keys or the sequence of creation).
-    private static let txnContent = 1...16
+                                     "utc_offset", "local_day", "values_as_of"]
+    /// The columns history tells about (not the dedupe keys or the sequence of creation); the local day follows
+    /// from the date and the offset.
+    private static let txnContent = Array(1...16) + [offsetColumn]
     private static let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description",
                                          "institution_name", "currency_code", "opening_date", "masked_number", "credit_limit",
                                          "minimum_next_payment", "next_payment_due_date", "overdue_payment", "created_seq",
@@ -184,6 +185,21 @@ extension StoreWriter {
     private func uuid(_ value: DatabaseValue) -> UUID { UUID.fromDatabaseValue(value)! }
 
     private static let dateColumn = 15
+    private static let offsetColumn = 21
+    private static let localDayColumn = 22
+
+    /// Moves a row's date to a listing's when the listing's is earlier (the earliest a standing statement gives),
+    /// with its offset and local day. A listing that says no offset at the row's own instant (noted before offsets
+    /// were kept) leaves the row's offset.
+    private static func redate(_ row: inout [DatabaseValue], to listing: Listing, always: Bool) {
+        let millis = Int64.fromDatabaseValue(row[dateColumn]) ?? listing.date
+        let offset = Int.fromDatabaseValue(row[offsetColumn])
+        if listing.date == millis, listing.offset == nil { return }
+        guard always || Listing.isEarlier(listing.date, listing.offset, than: millis, offset) else { return }
+        row[dateColumn] = listing.date.databaseValue
+        row[offsetColumn] = listing.offset.databaseValue
+        row[localDayColumn] = CalendarDay.localDay(Rows.date(listing.date), offset: listing.offset).databaseValue
+    }
 
     /// Writes `desired` (a whole `txn` row, or nil for none) over `now`, logging what history should see.
     private func apply(_ desired: [DatabaseValue]?, over now: [DatabaseValue]?, _ result: inout UndoReport.Reverted) throws {
@@ -275,7 +291,7 @@ extension StoreWriter {
             if let listing = others[id] {
                 result.kept += 1
                 let before = now
-                now[Self.dateColumn] = listing.date.databaseValue
+                Self.redate(&now, to: listing, always: true)
                 try apply(now, over: before, &result)
                 continue
             }
@@ -292,8 +308,13 @@ extension StoreWriter {
             var desired = before
             if let now, let listing = later[id] {
                 if listing.sameSource { desired = now }
-                let earliest = min(listing.date, Int64.fromDatabaseValue(before[Self.dateColumn]) ?? listing.date)
-                desired[Self.dateColumn] = earliest.databaseValue
+                // The earlier of the listing's date and the row's before (offset and local day with it).
+                var dated = desired
+                for (column, value) in [Self.dateColumn, Self.offsetColumn, Self.localDayColumn].map({ ($0, before[$0]) }) {
+                    dated[column] = value
+                }
+                Self.redate(&dated, to: listing, always: false)
+                for column in [Self.dateColumn, Self.offsetColumn, Self.localDayColumn] { desired[column] = dated[column] }
                 result.kept += 1
             }
             try apply(desired, over: now, &result)

@@ -4,7 +4,8 @@ import GRDB
 
 /// How a model property reads in SQL: its column and how Swift values convert for comparison.
 struct ColumnInfo: Sendable {
-    enum Kind: Sendable { case uuid, decimal, date, string, int16, indicator, bool }
+    /// `localDay`: days since 1970 (`local_day`), compared through a `transaction_date` range (see `PredicateSQL`).
+    enum Kind: Sendable { case uuid, decimal, date, string, int16, indicator, bool, localDay }
     let sql: String
     let kind: Kind
     let nullable: Bool
@@ -27,6 +28,7 @@ struct ColumnInfo: Sendable {
         case .indicator:
             return (value as? CreditDebitIndicator)?.rawValue.databaseValue
         case .bool: return (value as? Bool)?.databaseValue
+        case .localDay: return (value as? Int)?.databaseValue
         }
     }
 }
@@ -59,6 +61,7 @@ extension Transaction: SQLMapped {
         \Transaction.status: ColumnInfo(sql: "status", kind: .int16, nullable: false),
         \Transaction.transactionDate: ColumnInfo(sql: "transaction_date", kind: .date, nullable: false),
         \Transaction.postedDate: ColumnInfo(sql: "posted_date", kind: .date, nullable: true),
+        \Transaction.localDay: ColumnInfo(sql: "local_day", kind: .localDay, nullable: false),
     ]
     nonisolated(unsafe) static let nested: [AnyKeyPath: (prefix: String, columns: [AnyKeyPath: ColumnInfo])] = [:]
 }

@@ -32,6 +32,29 @@ public struct TransactionQuery: Sendable {
         self.searchText = searchText
     }
 
+    /// Coffer's addition: transactions on these calendar days, inclusive, as the bank's own statement dates them
+    /// (`Transaction.localDay`): what `coffer transactions --from --to` asks. A day is given as Coffer writes one,
+    /// midnight UTC (`CalendarDay.parse`); any instant counts as the UTC day it falls on. Either bound may be left
+    /// open.
+    ///
+    /// For example:
+    /// ```swift
+    /// let march31 = CalendarDay.parse("2026-03-31")!
+    /// // Finds a row of 20:00 PST on March 31 (04:00 UTC on April 1), and not one of 20:00 PST on March 30.
+    /// let query = TransactionQuery(predicate: TransactionQuery.predicate(fromDay: march31, throughDay: march31))
+    /// ```
+    /// It runs in SQLite, through the date indexes (see `PredicateSQL`).
+    public static func predicate(fromDay: Date? = nil, throughDay: Date? = nil) -> Predicate<Transaction> {
+        let from = fromDay.map(CalendarDay.dayNumber)
+        let through = throughDay.map(CalendarDay.dayNumber)
+        switch (from, through) {
+        case let (from?, through?): return #Predicate { $0.localDay >= from && $0.localDay <= through }
+        case let (from?, nil): return #Predicate { $0.localDay >= from }
+        case let (nil, through?): return #Predicate { $0.localDay <= through }
+        case (nil, nil): return #Predicate { _ in true }
+        }
+    }
+
     /// Transactions with any of these statuses.
     public static func predicate(forStatuses statuses: [TransactionStatus]) -> Predicate<Transaction> {
         #Predicate { statuses.contains($0.status) }

@@ -45,7 +45,7 @@ extension FinanceStore {
         sortColumns: [
             \Transaction.transactionDate: "transaction_date", \Transaction.postedDate: "posted_date",
             \Transaction.transactionAmount.amount: "amount_scaled", \Transaction.id: "id",
-            \Transaction.status: "status", \Transaction.transactionType: "type",
+            \Transaction.status: "status", \Transaction.transactionType: "type", \Transaction.localDay: "local_day",
         ],
         defaultOrder: "transaction_date, id", tieBreak: .transactionDate)
 

@@ -26,7 +26,8 @@ enum StatementRows {
             merchantName: s.optionalText(11, sameAs: 8, description),
             transactionType: int16(s, 12).flatMap(TransactionType.init(rawValue:)) ?? .unknown,
             status: int16(s, 13).flatMap(TransactionStatus.init(rawValue:)) ?? .booked,
-            transactionDate: Rows.date(s.int64(14)), postedDate: s.optionalInt64(15).map(Rows.date))
+            transactionDate: Rows.date(s.int64(14)), postedDate: s.optionalInt64(15).map(Rows.date),
+            timeZoneOffset: s.optionalInt64(16).map { Int($0) })
     }
 
     static func account(_ s: ReadStatement) throws -> Account {

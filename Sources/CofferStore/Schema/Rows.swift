@@ -20,7 +20,7 @@ enum Rows {
 
     static let transactionColumns = """
         id, account_id, amount, currency_code, foreign_amount, foreign_currency_code, exchange_rate, indicator, \
-        description, original_description, mcc, merchant_name, type, status, transaction_date, posted_date
+        description, original_description, mcc, merchant_name, type, status, transaction_date, posted_date, utc_offset
         """
 
     static func transaction(_ row: Row) throws -> Transaction {
@@ -42,10 +42,10 @@ enum Rows {
             merchantName: row[11],
             transactionType: TransactionType(rawValue: row[12]) ?? .unknown,
             status: TransactionStatus(rawValue: row[13]) ?? .booked,
-            transactionDate: date(row[14]), postedDate: postedMillis.map(date))
+            transactionDate: date(row[14]), postedDate: postedMillis.map(date), timeZoneOffset: row[16])
     }
 
-    /// The values for `INSERT INTO txn` in `transactionColumns` order, then the dedupe keys.
+    /// The values for `INSERT INTO txn` in `transactionColumns` order.
     static func transactionArguments(_ t: Transaction) -> [DatabaseValue] {
         let amount = t.transactionAmount.amount
         var values: [DatabaseValue] = []
@@ -66,7 +66,21 @@ enum Rows {
         values.append(t.status.rawValue.databaseValue)
         values.append(millis(t.transactionDate).databaseValue)
         values.append(dv(t.postedDate.map(millis)))
+        values.append(dv(t.timeZoneOffset))
         return values
+    }
+
+    /// No UTC offset is larger than 14 h (`+14:00`, Kiribati; OFX allows no more): a local day `d` lies within
+    /// `transaction_date` of `[d − 14 h, d + 1 day + 14 h)`. Day queries read that range through the date indexes
+    /// and filter `local_day` exactly.
+    static let offsetMargin: Int64 = 14 * 3_600_000
+
+    /// The `transaction_date` range (milliseconds, half-open) that holds every row of local days `from...through`.
+    static func dateRange(fromDay: Int, throughDay: Int) -> (start: Int64, end: Int64) {
+        // Days beyond ±100 million (273,000 years) are clamped: no overflow, and no stored date is out there.
+        let from = Int64(max(-100_000_000, min(100_000_000, fromDay)))
+        let through = Int64(max(-100_000_000, min(100_000_000, throughDay)))
+        return (from * 86_400_000 - offsetMargin, (through + 1) * 86_400_000 + offsetMargin)
     }
 
     static func dv(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue { value?.databaseValue ?? .null }

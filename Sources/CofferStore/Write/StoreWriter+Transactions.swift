@@ -10,7 +10,7 @@ extension StoreWriter {
 
     func stored(_ row: Row) throws -> StoredTransaction {
         StoredTransaction(transaction: try Rows.transaction(row),
-                          keys: DedupeKeys(externalID: row[16], fingerprint: row[17], occurrence: row[18]))
+                          keys: DedupeKeys(externalID: row[17], fingerprint: row[18], occurrence: row[19]))
     }
 
     public func transaction(id: UUID) throws -> StoredTransaction? {
@@ -26,6 +26,8 @@ extension StoreWriter {
     /// The transaction the institution knows by `externalID` in this account, if any: its id, and whether every
     /// stored value equals `t`'s (a re-import of it changes nothing). One index look-up comparing in SQL, no row
     /// decoded: the common case of a re-imported or overlapping statement. `amounts` must be `EncodedAmounts(t)`.
+    /// A row stored before offsets were kept (`utc_offset` NULL) at the same instant and on the same day is
+    /// unchanged: re-importing an old file does not rewrite it.
     public func externalIDMatch(accountID: UUID, externalID: String, comparedWith t: Transaction,
                                 amounts: EncodedAmounts) throws -> (id: UUID, unchanged: Bool)? {
         if externalIDStatement == nil {
@@ -33,13 +35,15 @@ extension StoreWriter {
                 SELECT id, amount = ? AND currency_code = ? AND foreign_amount IS ? AND foreign_currency_code IS ?
                 AND exchange_rate IS ? AND indicator = ? AND description = ? AND original_description = ? AND mcc IS ?
                 AND merchant_name IS ? AND type = ? AND status = ? AND transaction_date = ? AND posted_date IS ?
+                AND (utc_offset IS ? OR (utc_offset IS NULL AND local_day = ?))
                 FROM txn WHERE account_id = ? AND external_id = ?
                 """)
         }
         let s = externalIDStatement!
         try bindContent(s, t, amounts, from: 1)
-        try s.bind(15, accountID)
-        try s.bind(16, externalID)
+        try s.bind(16, Int64(t.localDay))
+        try s.bind(17, accountID)
+        try s.bind(18, externalID)
         return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
             guard sqlite3_column_bytes(handle, 0) == 16, let bytes = sqlite3_column_blob(handle, 0) else { return nil }
             return (UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)), sqlite3_column_int64(handle, 1) == 1)
@@ -56,12 +60,14 @@ extension StoreWriter {
                          arguments: [accountID, fingerprint, occurrence]).map(stored)
     }
 
-    /// Pending and authorized transactions of an account dated in `range` (inclusive), oldest first.
-    public func openTransactions(accountID: UUID, from start: Date, through end: Date) throws -> [StoredTransaction] {
-        try Row.fetchAll(db.cachedStatement(sql: """
+    /// Pending and authorized transactions of an account on the local days `fromDay...throughDay`, oldest first.
+    public func openTransactions(accountID: UUID, fromDay: Int, throughDay: Int) throws -> [StoredTransaction] {
+        let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
+        return try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.storedColumns) FROM txn
-            WHERE account_id = ? AND status IN (0, 3) AND transaction_date BETWEEN ? AND ? ORDER BY transaction_date, id
-            """), arguments: [accountID, Rows.millis(start), Rows.millis(end)]).map(stored)
+            WHERE account_id = ? AND status IN (0, 3) AND transaction_date >= ? AND transaction_date < ?
+              AND local_day BETWEEN ? AND ? ORDER BY local_day, transaction_date, id
+            """), arguments: [accountID, range.start, range.end, fromDay, throughDay]).map(stored)
     }
 
     /// Whether a transaction with this institution id was deleted from the account before.
@@ -95,21 +101,22 @@ extension StoreWriter {
         let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID)
         if insertStatement == nil {
             insertStatement = try BoundStatement(db, sql: """
-                INSERT INTO txn(\(Rows.transactionColumns), amount_scaled, external_id, fingerprint, occurrence, created_seq,
-                                values_as_of)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO txn(\(Rows.transactionColumns), local_day, amount_scaled, external_id, fingerprint, occurrence,
+                                created_seq, values_as_of)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         }
         let s = insertStatement!
         try s.bind(1, t.id)
         try s.bind(2, t.accountID)
         try bindContent(s, t, amounts, from: 3)
-        try s.bind(17, amounts.amountScaled)
-        try s.bind(18, keys.externalID)
-        try s.bind(19, keys.fingerprint)
-        try s.bind(20, keys.occurrence.map(Int64.init))
-        try s.bind(21, seq)
-        try s.bind(22, statementAsOf)
+        try s.bind(18, Int64(t.localDay))
+        try s.bind(19, amounts.amountScaled)
+        try s.bind(20, keys.externalID)
+        try s.bind(21, keys.fingerprint)
+        try s.bind(22, keys.occurrence.map(Int64.init))
+        try s.bind(23, seq)
+        try s.bind(24, statementAsOf)
         try s.step()
         transactionCounts.inserted += 1
     }
@@ -121,14 +128,15 @@ extension StoreWriter {
         try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
         var args = Rows.transactionArguments(transaction)
         let id = args.removeFirst()
+        args.append(transaction.localDay.databaseValue)
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
         args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence),
                                  Rows.dv(valuesFromStatement ? statementAsOf : nil), id])
         try db.cachedStatement(sql: """
             UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
             exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
-            type = ?, status = ?, transaction_date = ?, posted_date = ?, amount_scaled = ?, external_id = ?,
-            fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of) WHERE id = ?
+            type = ?, status = ?, transaction_date = ?, posted_date = ?, utc_offset = ?, local_day = ?, amount_scaled = ?,
+            external_id = ?, fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of) WHERE id = ?
             """).execute(arguments: StatementArguments(args))
         transactionCounts.updated += 1
     }
@@ -145,26 +153,18 @@ extension StoreWriter {
         transactionCounts.deleted += 1
     }
 
-    /// Transactions of an account on one calendar day with this exact amount and direction, for matching a
-    /// record from another source (which words the same transaction differently).
-    public func transactions(accountID: UUID, on day: Date, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
-        let start = Rows.millis(day)
+    /// The account's transactions on the local days `fromDay...throughDay` with this amount and direction
+    /// (candidates for the same transaction seen through another source, or under a re-issued id), by day.
+    public func transactions(accountID: UUID, fromDay: Int, throughDay: Int, amount: Decimal,
+                             indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
         return try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.storedColumns) FROM txn
-            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND amount_scaled = ? AND indicator = ?
-            ORDER BY id
-            """), arguments: [accountID, start, start + 86_400_000, Rows.scaled(amount), indicator.rawValue]).map(stored)
-    }
-
-    /// The account's transactions dated in `[from, through)` with this amount and direction (candidates for the
-    /// same transaction seen through another source).
-    public func transactions(accountID: UUID, from: Date, through: Date, amount: Decimal,
-                             indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
-            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND amount_scaled = ? AND indicator = ?
-            ORDER BY transaction_date, id
-            """), arguments: [accountID, Rows.millis(from), Rows.millis(through), Rows.scaled(amount), indicator.rawValue]).map(stored)
+            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND local_day BETWEEN ? AND ?
+              AND amount_scaled = ? AND indicator = ?
+            ORDER BY local_day, transaction_date, id
+            """), arguments: [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amount),
+                              indicator.rawValue]).map(stored)
     }
 
     /// Whether the account holds institution ids outside the namespace `prefix` (`ofx:`): records another source
@@ -252,8 +252,8 @@ extension StoreWriter {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
     }
 
-    /// Binds a transaction's content columns, in `Rows.transactionColumns` order from `amount` to `posted_date`
-    /// (14 values), starting at parameter `first`.
+    /// Binds a transaction's content columns, in `Rows.transactionColumns` order from `amount` to `utc_offset`
+    /// (15 values), starting at parameter `first`.
     private func bindContent(_ s: BoundStatement, _ t: Transaction, _ amounts: EncodedAmounts, from first: CInt) throws {
         try s.bind(first, amounts.amountText)
         try s.bind(first + 1, t.transactionAmount.currencyCode)
@@ -269,6 +269,7 @@ extension StoreWriter {
         try s.bind(first + 11, Int64(t.status.rawValue))
         try s.bind(first + 12, Rows.millis(t.transactionDate))
         try s.bind(first + 13, t.postedDate.map(Rows.millis))
+        try s.bind(first + 14, t.timeZoneOffset.map(Int64.init))
     }
 
     /// An amount with more than six decimals is stored truncated in `amount_scaled`; from then on, SQL

@@ -69,7 +69,7 @@ public final class StoreWriter {
     /// (`values_as_of`), so that an older statement imported later does not overwrite them.
     public var statementAsOf: Int64?
     /// Stored transactions this import listed unchanged (see `noteListed`).
-    private var listed: [UUID: (date: Int64, sameSource: Bool)] = [:]
+    private var listed: [UUID: Listing] = [:]
 
     @discardableResult
     func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID) throws -> Int64 {
@@ -182,18 +182,14 @@ public final class StoreWriter {
         }
     }
 
-    /// Notes that the import listed this stored transaction and found it unchanged, on the day `date` (its own
-    /// date for the row), matched by its institution id or content in its own source (`sameSource`) or by
-    /// content from another source. Undoing an earlier import that inserted the row keeps it, and dates it by
-    /// the listings left (see `FinanceStore.undoImport`).
-    public func noteListed(_ id: UUID, date: Date, sameSource: Bool) {
+    /// Notes that the import listed this stored transaction and found it unchanged, on `date` in `offset` (nil for
+    /// a date-only value: its own date for the row), matched by its institution id or content in its own source
+    /// (`sameSource`) or by content from another source. Undoing an earlier import that inserted the row keeps it,
+    /// and dates it by the listings left (see `FinanceStore.undoImport`).
+    public func noteListed(_ id: UUID, date: Date, offset: Int?, sameSource: Bool) {
         guard importID != nil else { return }
-        let millis = Rows.millis(date)
-        if let old = listed[id] {
-            listed[id] = (min(old.date, millis), old.sameSource || sameSource)
-        } else {
-            listed[id] = (millis, sameSource)
-        }
+        let listing = Listing(date: Rows.millis(date), offset: offset, sameSource: sameSource)
+        listed[id] = listed[id].map { $0.merged(with: listing) } ?? listing
     }
 
     /// Records the counts of the import begun with `beginImport`, and ends its journal.
@@ -224,19 +220,41 @@ public final class StoreWriter {
     }
 }
 
-/// What an import listed unchanged: per stored transaction, the day it gave (ms) and whether it matched within
-/// its own source. Kept as 25-byte entries (16-byte id, 8-byte date, 1 flag) in one blob per import.
+/// What an import listed unchanged: per stored transaction, the date it gave (ms) with its offset, and whether it
+/// matched within its own source. Kept as 25-byte entries (16-byte id, 8-byte date, 1 flag byte) in one blob per
+/// import. The flag's low bit is the source; the other seven hold the offset in quarter hours plus 64 (1…127,
+/// ±15¾ h), 0 for none: a date-only value, an offset not in quarter hours, or a listing noted before offsets were
+/// kept (migration v10).
 struct Listing {
     var date: Int64
+    var offset: Int?
     var sameSource: Bool
 
-    static func encode(_ entries: [UUID: (date: Int64, sameSource: Bool)]) -> Data {
+    /// The earlier date (as the earliest-date rule orders them: local day, instant, date-only first), and whether
+    /// either listing was of the same source.
+    func merged(with other: Listing) -> Listing {
+        var earlier = Listing.isEarlier(other.date, other.offset, than: date, offset) ? other : self
+        earlier.sameSource = sameSource || other.sameSource
+        return earlier
+    }
+
+    static func isEarlier(_ date: Int64, _ offset: Int?, than other: Int64, _ otherOffset: Int?) -> Bool {
+        let day = CalendarDay.localDay(Rows.date(date), offset: offset)
+        let otherDay = CalendarDay.localDay(Rows.date(other), offset: otherOffset)
+        if day != otherDay { return day < otherDay }
+        if date != other { return date < other }
+        return (offset ?? Int.min) < (otherOffset ?? Int.min)
+    }
+
+    static func encode(_ entries: [UUID: Listing]) -> Data {
         var bytes = [UInt8]()
         bytes.reserveCapacity(entries.count * 25)
         for (id, entry) in entries {
             withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
             withUnsafeBytes(of: entry.date.littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(entry.sameSource ? 1 : 0)
+            var code = 0
+            if let offset = entry.offset, offset % 900 == 0, abs(offset / 900) <= 63 { code = offset / 900 + 64 }
+            bytes.append(UInt8(code << 1) | (entry.sameSource ? 1 : 0))
         }
         return Data(bytes)
     }
@@ -248,12 +266,10 @@ struct Listing {
             while offset + 25 <= raw.count {
                 let id = UUID(uuid: raw.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
                 let date = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
-                let same = raw[offset + 24] != 0
-                if let old = out[id] {
-                    out[id] = Listing(date: min(old.date, date), sameSource: old.sameSource || same)
-                } else {
-                    out[id] = Listing(date: date, sameSource: same)
-                }
+                let flag = raw[offset + 24]
+                let code = Int(flag >> 1)
+                let listing = Listing(date: date, offset: code == 0 ? nil : (code - 64) * 900, sameSource: flag & 1 != 0)
+                out[id] = out[id].map { $0.merged(with: listing) } ?? listing
                 offset += 25
             }
         }
