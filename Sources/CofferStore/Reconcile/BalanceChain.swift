@@ -170,17 +170,24 @@ public struct DailyBooked: Sendable {
 
     /// The booked transactions of an account in a currency, per booking day; with `before`, only those dated before
     /// that instant (which bounds the read by the account's date index).
-    static func fetch(_ db: Database, accountID: UUID, currency: String, before: Int64? = nil) throws -> DailyBooked {
+    ///
+    /// With `from`, only rows dated on or after that instant are read: the sums between two days after it are the
+    /// same (both running sums leave out the same rows) as long as no row booked after the first day is dated
+    /// before `from`; callers leave 40 days' slack for the posting date.
+    static func fetch(_ db: Database, accountID: UUID, currency: String, from: Int64? = nil,
+                      before: Int64? = nil) throws -> DailyBooked {
         let booking = "COALESCE(posted_date, transaction_date)"
         // Floor division: SQLite's integer division truncates toward zero.
         let day = "(\(booking) / 86400000 - (\(booking) < 0 AND \(booking) % 86400000 != 0))"
         let sql = """
             SELECT \(day) AS day, SUM(CASE indicator WHEN 1 THEN -amount_scaled ELSE amount_scaled END), COUNT(*)
-            FROM txn WHERE account_id = ? AND currency_code = ? AND status = 1\(before == nil ? "" : " AND transaction_date < ?")
+            FROM txn WHERE account_id = ? AND currency_code = ? AND status = 1\(before == nil ? "" : " AND transaction_date < ?")\(
+                from == nil ? "" : " AND transaction_date >= ?")
             GROUP BY day
             """
         var arguments: StatementArguments = [accountID, currency]
         if let before { arguments += [before] }
+        if let from { arguments += [from] }
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         return DailyBooked(rows.map { (day: $0[0], sum: $0[1], count: $0[2]) })
     }

@@ -63,7 +63,11 @@ extension StoreWriter {
         }
         guard let latest = pairs.compactMap({ $0.later.closing?.asOf }).max() else { return [] }
         // Rows dated after the later balance's day cannot be booked by then: the read stops there.
+        // Nor can rows dated long before the earlier balance's day be booked after it: the read starts 40 days
+        // before it (a statement's rows, not the account's whole history: 1 ms instead of ~100 ms at 100k rows).
+        let first = pairs.compactMap { BalanceChain.days(after: $0.earlier, through: $0.later)?.after }.min()
         let daily = try DailyBooked.fetch(db, accountID: statement.accountID, currency: statement.currencyCode,
+                                          from: first.map { Int64($0 - 40) * 86_400_000 },
                                           before: Int64(StatementPeriod.lastDay(through: latest) + 1) * 86_400_000)
         let gaps = Reconciliation.coverage(Reconciliation.distinct(all)).1
         return pairs.compactMap { pair in

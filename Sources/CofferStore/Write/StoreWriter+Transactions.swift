@@ -167,6 +167,13 @@ extension StoreWriter {
                               indicator.rawValue]).map(stored)
     }
 
+    /// The latest local day the account holds a row on, at most (nil when it holds none): the day of its latest
+    /// instant, plus one for an offset east of UTC. One look-up in the (account, date) index.
+    public func latestLocalDay(accountID: UUID) throws -> Int? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(transaction_date) FROM txn WHERE account_id = ?"),
+                           arguments: [accountID]).map { Int(($0 >= 0 ? $0 : $0 - 86_399_999) / 86_400_000) + 1 }
+    }
+
     /// Whether the account holds institution ids outside the namespace `prefix` (`ofx:`): records another source
     /// identified, which this source's records may be.
     public func hasExternalIDs(accountID: UUID, outside prefix: String) throws -> Bool {
