@@ -87,6 +87,23 @@ import Testing
         #expect(!giro.needsAttention && !ofx.needsAttention)
     }
 
+    /// A purchase at 21:30 PST on March 31 is April 1 in UTC, but the bank booked it on its own March 31: in the
+    /// balance as of March 31 (23:59:59 PST), not in April's.
+    @Test func aTimeLateInTheEveningWestOfUTCIsBookedOnItsOwnDay() async throws {
+        let march = Self.ofx(start: "20260301", end: "20260331235959[-8:PST]", ledger: "3294.61",
+                             asOf: "20260331235959[-8:PST]", rows: [
+            ("M-1", "20260302", "1000.00", "OPENING DEPOSIT"),
+            ("M-2", "20260315", "2400.00", "PAYROLL ACME"),
+            ("M-3", "20260320", "-85.40", "CITY POWER"),
+            ("M-4", "20260331213000[-8:PST]", "-19.99", "STREAMING CO"),
+        ])
+        let bench = try Workbench()
+        #expect(try bench.importing("march.ofx", march).attention.isEmpty)
+        let april = try bench.importing("april.ofx", Self.april())
+        #expect(april.attention.isEmpty, "\(april.attention)")
+        #expect(try await bench.store.reconcile().first?.mismatches.isEmpty == true)
+    }
+
     @Test func aConsistentPairOfStatementsRaisesNoWarning() async throws {
         let bench = try Workbench()
         #expect(try bench.importing("march.ofx", Self.march).attention.isEmpty)

@@ -176,9 +176,11 @@ public struct DailyBooked: Sendable {
     /// before `from`; callers leave 40 days' slack for the posting date.
     static func fetch(_ db: Database, accountID: UUID, currency: String, from: Int64? = nil,
                       before: Int64? = nil) throws -> DailyBooked {
-        let booking = "COALESCE(posted_date, transaction_date)"
-        // Floor division: SQLite's integer division truncates toward zero.
-        let day = "(\(booking) / 86400000 - (\(booking) < 0 AND \(booking) % 86400000 != 0))"
+        // The booking day: the posting date's when it is another instant than the transaction's (it keeps no
+        // offset: its UTC day), else the transaction's own local day (a time late in the evening west of UTC is that
+        // evening's, migration v10). Floor division: SQLite's integer division truncates toward zero.
+        let day = "CASE WHEN posted_date IS NULL OR posted_date = transaction_date THEN local_day "
+            + "ELSE posted_date / 86400000 - (posted_date < 0 AND posted_date % 86400000 != 0) END"
         let sql = """
             SELECT \(day) AS day, SUM(CASE indicator WHEN 1 THEN -amount_scaled ELSE amount_scaled END), COUNT(*)
             FROM txn WHERE account_id = ? AND currency_code = ? AND status = 1\(before == nil ? "" : " AND transaction_date < ?")\(
