@@ -325,6 +325,21 @@ import Testing
         #expect(finals[0] == finals[1])
     }
 
+    /// Where the rule has no answer (a pending and a booked listing as of the same day) or an absurd one (a pending
+    /// listing newer than the booked one), a booking is final: one booked row in either order, dated by the pending
+    /// day (docs/dedupe.md).
+    @Test(arguments: ["2026-05-06", "2026-05-09"])
+    func aBookingIsFinal(_ reportAsOf: String) async throws {
+        let report = Self.report(from: "2026-05-01", asOf: reportAsOf, [("2026-05-03", "10.00", true, "Blue Bottle Coffee GmbH", nil)])
+        let booked = Self.statusCSV(["2026-05-06,Blue Bottle Coffee,-10.00,booked"])  // as of May 6, its latest row
+        for order in [[report, booked], [booked, report]] {
+            let bench = try Bench()
+            try bench.importing(order[0] == report ? "a.xml" : "a.csv", order[0])
+            try bench.importing(order[1] == report ? "b.xml" : "b.csv", order[1])
+            #expect(try await bench.rows() == ["2026-05-03 -10 booked"], "report as of \(reportAsOf), report first: \(order[0] == report)")
+        }
+    }
+
     /// A report as of May 10 covers May 3 and no longer lists the hold an older report (May 4) listed. Imported
     /// first, it had nothing to delete; the older report arriving later must not bring the hold in: a newer
     /// recorded statement already says it is gone (migration v12 keeps what statements cover). Either order ends
@@ -373,6 +388,31 @@ import Testing
         let export = try bench.importing("c.csv", "Booking Date,Text,Value\n2026-05-07,Metro Transit,-65.05\n")
         #expect((export.inserted, export.unchanged) == (0, 1))
         #expect(try await bench.rows() == ["2026-05-03 -65.05 booked"])
+    }
+
+    /// The hold of May 4 booked on May 8 (a plain CSV export): dated May 4, posted May 8. The status export lists
+    /// it booked on May 8 too, without a posting date, and used to erase it; the OFX download's May 8 listing,
+    /// four days from the row's date, then made a second row. A listing without a posting date keeps the row's, and
+    /// re-importing the booked file changes nothing.
+    @Test func aListingWithoutAPostingDateKeepsTheRowsBookingDay() async throws {
+        let bench = try Bench()
+        try bench.importing("a.csv", Self.statusCSV(["2026-05-04,PREAUTH LAKESIDE PARKING,-8.20,pending"]))
+        let booked = "Booking Date,Text,Value\n2026-05-08,Lakeside Parking,-8.20\n"
+        try bench.importing("b.csv", booked)
+        let token = try await bench.token()
+        let status = try bench.importing("c.csv", Self.statusCSV(["2026-05-08,Lakeside Parking,-8.20,booked"]))
+        #expect((status.inserted, status.updated, status.unchanged) == (0, 0, 1))
+        let again = bench.importer.importFile(bench.folder + "/b.csv", options: ImportOptions(force: true))
+        #expect((again.inserted, again.updated, again.unchanged) == (0, 0, 1))
+        var changed = 0
+        for try await c in bench.store.allTransactionHistory(since: token, isMonitoring: false) {
+            changed += c.inserted.count + c.updated.count + c.deleted.count
+        }
+        #expect(changed == 0)
+        try bench.importing("d.ofx", DedupeRuleTests.ofx([("20260508231500[-5:EST]", "-8.20", "F9", "LAKESIDE PARKING #4001")])
+            .replacingOccurrences(of: "<CURDEF>EUR", with: "<CURDEF>USD")
+            .replacingOccurrences(of: "<BANKID>1<ACCTID>DE89370400440532013000", with: "<BANKID>77<ACCTID>4400112233"))
+        #expect(try await bench.rows() == ["2026-05-04 -8.2 booked"])
     }
 
     /// One report lists a $65.05 transit pass pending on May 3 and a $65.05 bakery order booked on May 5: a

@@ -454,6 +454,9 @@ final class ImportSession {
             // The day it happened is the earliest day any source gave it: a later listing never moves it later.
             updated.takeDate(of: stored.transaction)
         }
+        // A listing without a posting date says nothing about it: a row that booked from pending keeps the day it
+        // booked (other sources date it by that day), and re-importing the booked file changes nothing.
+        if updated.postedDate == nil { updated.postedDate = stored.transaction.postedDate }
         if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
         if updated == stored.transaction {
             if (stored.keys.externalID == nil && keys.externalID != nil)
