@@ -415,6 +415,24 @@ import Testing
         #expect(try await bench.rows() == ["2026-05-04 -8.2 booked"])
     }
 
+    /// Two identical holds of May 6 booked on May 10 (an OFX download, FITIDs F8 and F9); the status export's
+    /// older listing dates them May 6. A second download re-issues the FITIDs (R8, R9): the rows it repeats are no
+    /// longer on May 10 but posted then, and are found by that day; nothing doubles.
+    @Test func reissuedIDsFindRowsThatWerePendingByTheirPostingDay() async throws {
+        let bench = try Bench()
+        func ofx(_ ids: [String]) -> String {
+            DedupeRuleTests.ofx(ids.map { ("20260510100000[-5:EST]", "-42.60", $0, "CORNER BAKERY #4004") })
+                .replacingOccurrences(of: "<CURDEF>EUR", with: "<CURDEF>USD")
+                .replacingOccurrences(of: "<BANKID>1<ACCTID>DE89370400440532013000", with: "<BANKID>77<ACCTID>4400112233")
+        }
+        try bench.importing("a.ofx", ofx(["F8", "F9"]))
+        try bench.importing("b.csv", Self.statusCSV(["2026-05-06,PREAUTH CORNER BAKERY,-42.60,pending",
+                                                     "2026-05-06,PREAUTH CORNER BAKERY,-42.60,pending"]))
+        let again = try bench.importing("c.ofx", ofx(["R8", "R9"]))
+        #expect((again.inserted, again.unchanged) == (0, 2))
+        #expect(try await bench.rows() == ["2026-05-06 -42.6 booked", "2026-05-06 -42.6 booked"])
+    }
+
     /// One report lists a $65.05 transit pass pending on May 3 and a $65.05 bakery order booked on May 5: a
     /// statement lists a transaction pending or booked, never both, so the booked row is not the pending one (and
     /// `GmbH` is no word two merchants share).

@@ -33,8 +33,9 @@ extension ImportSession {
         return try writer.transaction(accountID: account.id, fingerprint: legacy, occurrence: prepared.occurrence)
     }
 
-    /// A stored row of this namespace that an incoming record with a new id repeats (same day, amount, direction
-    /// and currency, texts that agree: the stored text may be another source's that lent it this namespace's id),
+    /// A stored row of this namespace that an incoming record with a new id repeats (same day, or posted that day,
+    /// amount, direction and currency, texts that agree: the stored text may be another source's that lent it this
+    /// namespace's id),
     /// which no record of this file has matched or inserted: the institution re-issued its id (docs/dedupe.md).
     /// A genuinely new row has no such twin and is inserted.
     func reissueMatch(_ incoming: Transaction, externalID: String, account: Account) throws -> StoredTransaction? {
@@ -45,10 +46,14 @@ extension ImportSession {
               day >= start - 1, day <= end + 1
         else { return nil }
         let prefix = idNamespace + ":"
-        return try writer.transactions(accountID: account.id, fromDay: day, throughDay: day,
+        // A row that was pending is dated by the day it was authorized and posted on the day this source gives (a
+        // posting date keeps no offset: its UTC day may be a day off the local one).
+        return try writer.transactions(accountID: account.id, fromDay: day - Self.pendingDays, throughDay: day,
                                        amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
             .first { c in
-                guard let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
+                guard c.transaction.localDay == day
+                        || c.transaction.postedDate.map({ abs(CalendarDay.dayNumber($0) - day) <= 1 }) == true,
+                      let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
                       !claimed.contains(c.transaction.id) else { return false }
                 return c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
                     && TextSimilarity.score(c.transaction, incoming) >= TextSimilarity.agreeing
