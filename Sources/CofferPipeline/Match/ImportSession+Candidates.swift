@@ -104,7 +104,8 @@ extension ImportSession {
         let day = booked.localDay
         let through = max(day, booked.postedDate.map(CalendarDay.dayNumber) ?? day)
         let amount = booked.transactionAmount.amount
-        let candidates = try writer.openTransactions(accountID: account.id, fromDay: day - Self.pendingDays, throughDay: through).filter { c in
+        let candidates = try writer.openTransactions(accountID: account.id, fromDay: day - Self.pendingDays,
+                                                     throughDay: through).filter { c in
             let t = c.transaction
             // A row this file lists otherwise is not this one: one statement lists a transaction pending or booked.
             guard !claimed.contains(t.id), !listedRows.contains(t.id), t.creditDebitIndicator == booked.creditDebitIndicator,
@@ -153,8 +154,8 @@ extension ImportSession {
     /// on local days within `crossSourceDays` of each other (sources disagree on the day: a posting date), and
     /// texts that agree (`TextSimilarity.agreeing`). A stored row that was pending is dated by the day it was
     /// authorized and keeps the day it booked as its posting date: either day may be the one another source gives.
-    /// Another source means another id namespace, or one side without an id. The closest text wins, then the
-    /// closest day, then the closest instant.
+    /// Another source means another id namespace, one side without an id, or two sources without ids (the row keeps
+    /// its source). The closest text wins, then the closest day, then the closest instant.
     func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
         let day = incoming.localDay
         // A row's posting day is at most `pendingDays` after its date (a pending row that booked).
