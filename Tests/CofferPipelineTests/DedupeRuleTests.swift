@@ -44,6 +44,13 @@ import Testing
         #expect((score >= TextSimilarity.agreeing) == agree, "\(a) ↔ \(b): \(score)")
     }
 
+    /// A legal form is no word two merchants share: with equal amounts a pending row is booked from a third of
+    /// the words, and every camt creditor may end in `GmbH`.
+    @Test func legalFormsAreNoSharedWord() {
+        #expect(TextSimilarity.score(Self.transaction("Corner Bakery GmbH"), Self.transaction("Metro Transit GmbH")) == 0)
+        #expect(TextSimilarity.score(Self.transaction("ACME INC"), Self.transaction("Acme Tools Inc.")) == 1)
+    }
+
     @Test func equalMerchantsAgreeWhateverTheirTexts() {
         #expect(TextSimilarity.score(Self.transaction("POS 4711", merchant: "Rewe"), Self.transaction("Kartenzahlung", merchant: "REWE")) == 1)
     }

@@ -1,4 +1,6 @@
+import CofferModel
 import CofferPipeline
+import CofferStore
 import Foundation
 import Testing
 
@@ -215,5 +217,229 @@ import Testing
         #expect((old.inserted, old.updated, old.unchanged) == (0, 0, 1))
         let changes = try await bench.changes(since: token)
         #expect(changes.updated.isEmpty && changes.inserted.isEmpty && changes.deleted.isEmpty)
+    }
+}
+
+/// Pending rows by statement chronology (docs/dedupe.md), one scenario per fix the order property
+/// (`OrderInvarianceTests.anyImportOrderGivesTheSameStoreWithPendingRows`) found. The account is the property's:
+/// camt.052 reports, a CSV export with a status column (`prop-bank-status`), a plain CSV export (`prop-bank`).
+@Suite struct PendingChronologyTests {
+    static let statusProfile = """
+        id: prop-bank-status
+        institution: Prop Bank
+        match: {header: [Date, Payee, Amount, Status]}
+        date_format: yyyy-MM-dd
+        columns: {date: Date, description: Payee, amount: Amount, status: Status}
+        status_values: {pending: pending, booked: booked}
+        account: {number: "4400112233", kind: asset, currency: USD}
+        """
+
+    /// The shipped configuration and the property's two CSV profiles.
+    static let configuration: CofferConfiguration = {
+        let bench = try! Workbench()
+        try! OrderInvarianceTests.profile.write(toFile: bench.folder + "/config/profiles/prop-bank.yaml", atomically: true, encoding: .utf8)
+        try! statusProfile.write(toFile: bench.folder + "/config/profiles/prop-bank-status.yaml", atomically: true, encoding: .utf8)
+        return try! CofferConfiguration.load(directory: bench.folder + "/config")
+    }()
+
+    struct Bench {
+        let folder = NSTemporaryDirectory() + "coffer-pending-tests/" + UUID().uuidString
+        let store: FinanceStore
+        let importer: Importer
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            store = try FinanceStore(path: folder + "/store.sqlite")
+            importer = Importer(store: store, configuration: PendingChronologyTests.configuration)
+        }
+
+        @discardableResult
+        func importing(_ name: String, _ text: String) throws -> FileReport {
+            try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+            let report = importer.importFile(folder + "/" + name)
+            #expect(report.status == .imported, "\(name): \(report.error?.description ?? "")")
+            return report
+        }
+
+        func token() async throws -> HistoryToken {
+            var last: HistoryToken?
+            for try await changes in store.allTransactionHistory(isMonitoring: false) { last = changes.newToken }
+            return try #require(last)
+        }
+
+        /// Day, signed amount and status of every row, sorted.
+        func rows() async throws -> [String] {
+            try await store.transactions(query: TransactionQuery()).map { t in
+                "\(CalendarDay.string(day: t.localDay)) \(t.creditDebitIndicator == .debit ? "-" : "")\(t.transactionAmount.amount) \(t.status)"
+            }.sorted()
+        }
+    }
+
+    /// A camt.052 report made at midnight UTC of `asOf`, for the days `from...asOf`; entries are
+    /// (day, amount, pending, name, reference).
+    static func report(from: String, asOf: String, _ entries: [(String, String, Bool, String, String?)]) -> String {
+        let body = entries.map { e in
+            "<Ntry><Amt Ccy=\"USD\">\(e.1)</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>\(e.2 ? "PDNG" : "BOOK")</Sts>"
+                + (e.2 ? "<ValDt><Dt>\(e.0)</Dt></ValDt>" : "<BookgDt><Dt>\(e.0)</Dt></BookgDt>")
+                + (e.4.map { "<AcctSvcrRef>\($0)</AcctSvcrRef>" } ?? "")
+                + "<NtryDtls><TxDtls><RltdPties><Cdtr><Nm>\(e.3)</Nm></Cdtr></RltdPties></TxDtls></NtryDtls></Ntry>"
+        }.joined(separator: "\n")
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.052.001.02"><BkToCstmrAcctRpt>
+            <GrpHdr><MsgId>M</MsgId><CreDtTm>\(asOf)T00:00:00Z</CreDtTm></GrpHdr>
+            <Rpt><Id>R-\(asOf)</Id><CreDtTm>\(asOf)T00:00:00Z</CreDtTm>
+            <FrToDt><FrDtTm>\(from)T00:00:00Z</FrDtTm><ToDtTm>\(asOf)T23:59:59Z</ToDtTm></FrToDt>
+            <Acct><Id><Othr><Id>4400112233</Id></Othr></Id><Ccy>USD</Ccy></Acct>
+            \(body)
+            </Rpt></BkToCstmrAcctRpt></Document>
+            """
+    }
+
+    static func statusCSV(_ rows: [String]) -> String { (["Date,Payee,Amount,Status"] + rows).joined(separator: "\n") + "\n" }
+
+    /// The newer statement lists the purchase booked (with a tip, in other words); the older one, arriving after
+    /// it, lists it pending. Before: a second, pending row. Now the older listing finds the booked row
+    /// (`bookedMatch`), keeps its amount, status and text, and dates it by the day it was authorized: one update.
+    @Test func aPendingListingArrivingAfterItsBookedFormDatesItAndAddsNothing() async throws {
+        let pending = Self.statusCSV(["2026-05-02,Fairway Grocers,-20.00,booked", "2026-05-03,PREAUTH BLUE BOTTLE COFFEE,-10.00,pending"])
+        let booked = Self.statusCSV(["2026-05-02,Fairway Grocers,-20.00,booked", "2026-05-06,Blue Bottle Coffee,-11.50,booked"])
+        var finals: [[String]] = []
+        for order in [[pending, booked], [booked, pending]] {
+            let bench = try Bench()
+            try bench.importing("a.csv", order[0])
+            let token = try await bench.token()
+            let second = try bench.importing("b.csv", order[1])
+            #expect((second.inserted, second.updated, second.deleted) == (0, 1, 0))
+            var changes: (inserted: [Transaction], updated: [Transaction], deleted: [UUID]) = ([], [], [])
+            for try await c in bench.store.allTransactionHistory(since: token, isMonitoring: false) {
+                changes.inserted += c.inserted
+                changes.updated += c.updated
+                changes.deleted += c.deleted
+            }
+            #expect(changes.inserted.isEmpty && changes.deleted.isEmpty && changes.updated.count == 1)
+            #expect(changes.updated.first?.transactionAmount.amount == Decimal(string: "11.50"))
+            finals.append(try await bench.rows())
+        }
+        #expect(finals[0] == ["2026-05-02 -20 booked", "2026-05-03 -11.5 booked"])
+        #expect(finals[0] == finals[1])
+    }
+
+    /// Where the rule has no answer (a pending and a booked listing as of the same day) or an absurd one (a pending
+    /// listing newer than the booked one), a booking is final: one booked row in either order, dated by the pending
+    /// day (docs/dedupe.md).
+    @Test(arguments: ["2026-05-06", "2026-05-09"])
+    func aBookingIsFinal(_ reportAsOf: String) async throws {
+        let report = Self.report(from: "2026-05-01", asOf: reportAsOf, [("2026-05-03", "10.00", true, "Blue Bottle Coffee GmbH", nil)])
+        let booked = Self.statusCSV(["2026-05-06,Blue Bottle Coffee,-10.00,booked"])  // as of May 6, its latest row
+        for order in [[report, booked], [booked, report]] {
+            let bench = try Bench()
+            try bench.importing(order[0] == report ? "a.xml" : "a.csv", order[0])
+            try bench.importing(order[1] == report ? "b.xml" : "b.csv", order[1])
+            #expect(try await bench.rows() == ["2026-05-03 -10 booked"], "report as of \(reportAsOf), report first: \(order[0] == report)")
+        }
+    }
+
+    /// A report as of May 10 covers May 3 and no longer lists the hold an older report (May 4) listed. Imported
+    /// first, it had nothing to delete; the older report arriving later must not bring the hold in: a newer
+    /// recorded statement already says it is gone (migration v12 keeps what statements cover). Either order ends
+    /// without it; an equally old report still lists it.
+    @Test func aHoldANewerStatementRetiredIsNotStoredWhenItsOlderListingArrivesLater() async throws {
+        let older = Self.report(from: "2026-05-01", asOf: "2026-05-04", [("2026-05-03", "150.00", true, "Lakeview Hotel", nil),
+                                                                          ("2026-05-02", "20.00", false, "Fairway Grocers", "C1")])
+        let newer = Self.statusCSV(["2026-05-02,Fairway Grocers,-20.00,booked", "2026-05-10,Corner Bakery,-3.10,booked"])
+        for order in [[older, newer], [newer, older]] {
+            let bench = try Bench()
+            let first = try bench.importing(order[0] == older ? "a.xml" : "a.csv", order[0])
+            let second = try bench.importing(order[1] == older ? "b.xml" : "b.csv", order[1])
+            #expect(first.deleted + second.deleted == (order[0] == older ? 1 : 0))
+            #expect(try await bench.rows() == ["2026-05-02 -20 booked", "2026-05-10 -3.1 booked"])
+        }
+        let bench = try Bench()
+        try bench.importing("same-day.csv", Self.statusCSV(["2026-05-02,Fairway Grocers,-20.00,booked", "2026-05-04,Corner Bakery,-3.10,booked"]))
+        try bench.importing("older.xml", older)
+        #expect(try await bench.rows().contains("2026-05-03 -150 pending"), "equal as-of times retire nothing")
+    }
+
+    /// A camt.052 report's pending entry has no reference, and neither has the CSV export's row of it: two sources
+    /// without ids, whose texts differ (`Fairway Grocers GmbH`, `Fairway Grocers`). Before, only fingerprints could
+    /// match them, and they stayed two. Now each row keeps the source it came from (v12), and records without ids of
+    /// two sources are matched across sources like any others; twins stay two.
+    @Test func aReportsPendingEntryAndAnExportsPendingRowAreOneRow() async throws {
+        let report = Self.report(from: "2026-05-01", asOf: "2026-05-09", [("2026-05-09", "84.69", true, "Fairway Grocers GmbH", nil),
+                                                                           ("2026-05-09", "84.69", true, "Fairway Grocers GmbH", nil)])
+        let export = Self.statusCSV(["2026-05-09,Fairway Grocers,-84.69,pending", "2026-05-09,Fairway Grocers,-84.69,pending"])
+        for order in [[report, export], [export, report]] {
+            let bench = try Bench()
+            try bench.importing(order[0] == report ? "a.xml" : "a.csv", order[0])
+            let second = try bench.importing(order[1] == report ? "b.xml" : "b.csv", order[1])
+            #expect((second.inserted, second.unchanged) == (0, 2))
+            #expect(try await bench.rows() == ["2026-05-09 -84.69 pending", "2026-05-09 -84.69 pending"])
+        }
+    }
+
+    /// The pending purchase of May 3 booked on May 7 (a camt.053 entry of the bank's report): the row is dated May 3
+    /// and posted May 7. A CSV export lists it booked on May 7, four days from its date: another source's day is
+    /// compared with the row's posting day too, so it is that row, not a second one.
+    @Test func anotherSourceFindsAPendingRowThatBookedByItsBookingDay() async throws {
+        let bench = try Bench()
+        try bench.importing("a.xml", Self.report(from: "2026-05-01", asOf: "2026-05-04", [("2026-05-03", "65.05", true, "Metro Transit GmbH", nil)]))
+        try bench.importing("b.xml", Self.report(from: "2026-05-05", asOf: "2026-05-08", [("2026-05-07", "65.05", false, "Metro Transit GmbH", "C9")]))
+        let export = try bench.importing("c.csv", "Booking Date,Text,Value\n2026-05-07,Metro Transit,-65.05\n")
+        #expect((export.inserted, export.unchanged) == (0, 1))
+        #expect(try await bench.rows() == ["2026-05-03 -65.05 booked"])
+    }
+
+    /// The hold of May 4 booked on May 8 (a plain CSV export): dated May 4, posted May 8. The status export lists
+    /// it booked on May 8 too, without a posting date, and used to erase it; the OFX download's May 8 listing,
+    /// four days from the row's date, then made a second row. A listing without a posting date keeps the row's, and
+    /// re-importing the booked file changes nothing.
+    @Test func aListingWithoutAPostingDateKeepsTheRowsBookingDay() async throws {
+        let bench = try Bench()
+        try bench.importing("a.csv", Self.statusCSV(["2026-05-04,PREAUTH LAKESIDE PARKING,-8.20,pending"]))
+        let booked = "Booking Date,Text,Value\n2026-05-08,Lakeside Parking,-8.20\n"
+        try bench.importing("b.csv", booked)
+        let token = try await bench.token()
+        let status = try bench.importing("c.csv", Self.statusCSV(["2026-05-08,Lakeside Parking,-8.20,booked"]))
+        #expect((status.inserted, status.updated, status.unchanged) == (0, 0, 1))
+        let again = bench.importer.importFile(bench.folder + "/b.csv", options: ImportOptions(force: true))
+        #expect((again.inserted, again.updated, again.unchanged) == (0, 0, 1))
+        var changed = 0
+        for try await c in bench.store.allTransactionHistory(since: token, isMonitoring: false) {
+            changed += c.inserted.count + c.updated.count + c.deleted.count
+        }
+        #expect(changed == 0)
+        try bench.importing("d.ofx", DedupeRuleTests.ofx([("20260508231500[-5:EST]", "-8.20", "F9", "LAKESIDE PARKING #4001")])
+            .replacingOccurrences(of: "<CURDEF>EUR", with: "<CURDEF>USD")
+            .replacingOccurrences(of: "<BANKID>1<ACCTID>DE89370400440532013000", with: "<BANKID>77<ACCTID>4400112233"))
+        #expect(try await bench.rows() == ["2026-05-04 -8.2 booked"])
+    }
+
+    /// Two identical holds of May 6 booked on May 10 (an OFX download, FITIDs F8 and F9); the status export's
+    /// older listing dates them May 6. A second download re-issues the FITIDs (R8, R9): the rows it repeats are no
+    /// longer on May 10 but posted then, and are found by that day; nothing doubles.
+    @Test func reissuedIDsFindRowsThatWerePendingByTheirPostingDay() async throws {
+        let bench = try Bench()
+        func ofx(_ ids: [String]) -> String {
+            DedupeRuleTests.ofx(ids.map { ("20260510100000[-5:EST]", "-42.60", $0, "CORNER BAKERY #4004") })
+                .replacingOccurrences(of: "<CURDEF>EUR", with: "<CURDEF>USD")
+                .replacingOccurrences(of: "<BANKID>1<ACCTID>DE89370400440532013000", with: "<BANKID>77<ACCTID>4400112233")
+        }
+        try bench.importing("a.ofx", ofx(["F8", "F9"]))
+        try bench.importing("b.csv", Self.statusCSV(["2026-05-06,PREAUTH CORNER BAKERY,-42.60,pending",
+                                                     "2026-05-06,PREAUTH CORNER BAKERY,-42.60,pending"]))
+        let again = try bench.importing("c.ofx", ofx(["R8", "R9"]))
+        #expect((again.inserted, again.unchanged) == (0, 2))
+        #expect(try await bench.rows() == ["2026-05-06 -42.6 booked", "2026-05-06 -42.6 booked"])
+    }
+
+    /// One report lists a $65.05 transit pass pending on May 3 and a $65.05 bakery order booked on May 5: a
+    /// statement lists a transaction pending or booked, never both, so the booked row is not the pending one (and
+    /// `GmbH` is no word two merchants share).
+    @Test func aBookedRowNeverBooksAPendingRowOfItsOwnFile() async throws {
+        let bench = try Bench()
+        try bench.importing("a.xml", Self.report(from: "2026-05-01", asOf: "2026-05-05", [("2026-05-03", "65.05", true, "Metro Transit GmbH", nil),
+                                                                                       ("2026-05-05", "65.05", false, "Corner Bakery GmbH", "C8")]))
+        #expect(try await bench.rows() == ["2026-05-03 -65.05 pending", "2026-05-05 -65.05 booked"])
     }
 }

@@ -12,11 +12,16 @@ import Testing
 ///
 /// Covered: same-day twins, equal amounts at different merchants on one day, texts that differ by source, dates
 /// with and without times, times late in the evening in a negative offset (the next day in UTC: the bank's own
-/// day counts), posting skew up to 2 days, OFX downloads whose FITIDs are re-issued. Not yet covered
-/// (docs/dedupe.md, "Not yet"): pending rows, statement chronology.
+/// day counts), posting skew up to 2 days, OFX downloads whose FITIDs are re-issued. Pending rows and statement
+/// chronology (rows authorized, then booked with a tip or other words, or cancelled; camt.052 reports and a CSV
+/// export with a status column beside OFX and camt.053; statements as of different days): the second property,
+/// `anyImportOrderGivesTheSameStoreWithPendingRows`, in `OrderInvarianceTests+Pending.swift`; what a monitor sees
+/// meanwhile: `MonitorPropertyTests`. Not covered (docs/dedupe.md, "Not yet"): values by chronology across
+/// sources (texts and posting dates are not compared across orders).
 ///
-/// `COFFER_PROPERTY_CASES=2000 swift test --filter OrderInvarianceTests` runs more cases; a failure prints its
-/// seed and the order, and `COFFER_PROPERTY_SEED=N` replays one case.
+/// `COFFER_PROPERTY_CASES=2000 swift test --filter OrderInvarianceTests` runs more cases (150 and 80 by default);
+/// a failure prints its seed and the order, `COFFER_PROPERTY_SEED=N` replays one case, and
+/// `COFFER_PROPERTY_DUMP=DIR` writes its files (and the two CSV profiles) to replay with the CLI.
 @Suite struct OrderInvarianceTests {
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64
@@ -38,6 +43,19 @@ import Testing
         var credit: Bool
         var camtSkew: Int       // the camt booking date is this many days later
         var ofxTime: Int        // the OFX gives no time (0), 10:00 EST (1), or a late evening time, the next day in UTC (2)
+        /// Booked from the start, or authorized on `day` (pending) and booked or cancelled later
+        /// (`OrderInvarianceTests+Pending.swift`).
+        var fate: Fate = .booked
+        /// The pending amount (the booked one, `cents`, may add a tip of up to 20%).
+        var pendingCents = 0
+        /// The pending listing words it otherwise (`PREAUTH BLUE BOTTLE COFFEE`).
+        var pendingText = false
+    }
+
+    enum Fate: Equatable {
+        case booked
+        case booksOn(Int)
+        case cancelledOn(Int)
     }
 
     static let merchants = ["Blue Bottle Coffee", "Lakeside Parking", "Fairway Grocers", "Metro Transit",
@@ -47,7 +65,9 @@ import Testing
     /// A ledger: 14 days, 1–4 transactions a day; some days hold twins, some equal amounts at two merchants.
     /// One merchant's amount never repeats within 3 days except as a same-day twin (a known ambiguity of
     /// matching across sources, docs/dedupe.md).
-    static func ledger(_ rng: inout SplitMix) -> [Truth] {
+    /// With `pending`, a quarter of the purchases start pending (see `makePending`); without it the ledger is the one
+    /// earlier versions generated for the same seed.
+    static func ledger(_ rng: inout SplitMix, pending: Bool = false) -> [Truth] {
         var out: [Truth] = []
         var lastUse: [String: Int] = [:]
         for day in 0..<14 {
@@ -63,8 +83,12 @@ import Testing
                 let key = "\(merchant)/\(cents)"
                 if let used = lastUse[key], day - used <= 3 { continue }
                 lastUse[key] = day
-                let t = Truth(index: out.count + today.count, day: day, merchant: merchant, cents: cents, credit: credit,
+                var t = Truth(index: out.count + today.count, day: day, merchant: merchant, cents: cents, credit: credit,
                               camtSkew: Int.random(in: 0...2, using: &rng), ofxTime: Int.random(in: 0...2, using: &rng))
+                if pending {
+                    if !credit, Int.random(in: 0..<4, using: &rng) == 0 { makePending(&t, &rng) }
+                    if ambiguous(t, out + today) { continue }
+                }
                 today.append(t)
                 if !credit, Int.random(in: 0..<5, using: &rng) == 0 {  // a twin: the same purchase again that day
                     var twin = t
@@ -77,7 +101,9 @@ import Testing
         return out
     }
 
-    enum Format: String, CaseIterable { case ofx, csv, camt }
+    /// `csvStatus` (a CSV export with a status column) and `camt052` (an intraday report) list pending rows; they
+    /// come only in cases with pending rows.
+    enum Format: String, CaseIterable { case ofx, csv, camt, csvStatus, camt052 }
 
     struct Statement {
         var name: String
@@ -85,6 +111,13 @@ import Testing
         var from: Int
         var through: Int
         var text: String
+        /// Cases with pending rows: what the statement lists (by truth index) and the as-of day and period the
+        /// importer reads from it (a CSV's are its rows' first and last day).
+        var listings: [Int: Listing] = [:]
+        var asOf = 0
+        var coverFrom = 0
+        var coverThrough = 0
+        var listsPending = false
     }
 
     static func day(_ offset: Int) -> (y: String, m: String, d: String) {
@@ -168,7 +201,7 @@ import Testing
         for i in 0..<count {
             let from = i == 0 ? 0 : Int.random(in: 0...9, using: &rng)
             let through = i == count - 1 ? 13 : min(13, from + Int.random(in: 3...9, using: &rng))
-            let format = Format.allCases.randomElement(using: &rng)!
+            let format = [Format.ofx, .csv, .camt].randomElement(using: &rng)!
             let rows = truth.filter { $0.day >= from && $0.day <= through }
             let text: String
             switch format {
@@ -178,6 +211,7 @@ import Testing
                 text = ofx(rows, from: from, through: through, idPrefix: reissued ? "R\(i)-" : "F")
             case .csv: text = csv(rows)
             case .camt: text = camt(rows)
+            case .csvStatus, .camt052: preconditionFailure("only in cases with pending rows")
             }
             let ext = format == .camt ? "xml" : format.rawValue
             out.append(Statement(name: "s\(i)-\(format.rawValue).\(ext)", format: format, from: from, through: through, text: text))
@@ -213,10 +247,16 @@ import Testing
     static let configuration: CofferConfiguration = {
         let bench = try! Workbench()
         try! profile.write(toFile: bench.folder + "/config/profiles/prop-bank.yaml", atomically: true, encoding: .utf8)
+        try! statusProfile.write(toFile: bench.folder + "/config/profiles/prop-bank-status.yaml", atomically: true, encoding: .utf8)
         return try! CofferConfiguration.load(directory: bench.folder + "/config")
     }()
 
     static func importAll(_ statements: [Statement], order: [Int], seed: UInt64) async throws -> [String] {
+        projection(try await importTransactions(statements, order: order, seed: seed))
+    }
+
+    /// Imports the statements in `order` into a fresh store and returns what it holds.
+    static func importTransactions(_ statements: [Statement], order: [Int], seed: UInt64) async throws -> [Transaction] {
         let folder = NSTemporaryDirectory() + "coffer-order-tests/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -231,7 +271,17 @@ import Testing
                     "seed \(seed) order \(order) \(statements[i].name): \(report.error?.description ?? "")")
         }
         #expect(try await store.accounts(query: AccountQuery()).count == 1, "seed \(seed) order \(order): one account")
-        return projection(try await store.transactions(query: TransactionQuery()))
+        return try await store.transactions(query: TransactionQuery())
+    }
+
+    /// With `COFFER_PROPERTY_DUMP=DIR`, writes the case's files, to replay with the CLI:
+    /// `coffer import --config DIR FILES...` in the order printed.
+    static func dump(_ statements: [Statement]) {
+        guard let dump = ProcessInfo.processInfo.environment["COFFER_PROPERTY_DUMP"] else { return }
+        try? FileManager.default.createDirectory(atPath: dump + "/profiles", withIntermediateDirectories: true)
+        try? profile.write(toFile: dump + "/profiles/prop-bank.yaml", atomically: true, encoding: .utf8)
+        try? statusProfile.write(toFile: dump + "/profiles/prop-bank-status.yaml", atomically: true, encoding: .utf8)
+        for s in statements { try? s.text.write(toFile: dump + "/" + s.name, atomically: true, encoding: .utf8) }
     }
 
     static var cases: [UInt64] {
@@ -246,12 +296,7 @@ import Testing
             let truth = Self.ledger(&rng)
             let statements = Self.statements(truth, &rng)
             let expected = Self.expected(truth, statements)
-            if let dump = ProcessInfo.processInfo.environment["COFFER_PROPERTY_DUMP"] {
-                // The case's files, to replay with the CLI: coffer import --config DIR FILES... in the order printed.
-                try FileManager.default.createDirectory(atPath: dump + "/profiles", withIntermediateDirectories: true)
-                try Self.profile.write(toFile: dump + "/profiles/prop-bank.yaml", atomically: true, encoding: .utf8)
-                for s in statements { try s.text.write(toFile: dump + "/" + s.name, atomically: true, encoding: .utf8) }
-            }
+            Self.dump(statements)
             let orders = [Array(statements.indices), Array(statements.indices.reversed()),
                           Array(statements.indices).shuffled(using: &rng)]
             for order in orders {

@@ -33,8 +33,9 @@ extension ImportSession {
         return try writer.transaction(accountID: account.id, fingerprint: legacy, occurrence: prepared.occurrence)
     }
 
-    /// A stored row of this namespace that an incoming record with a new id repeats (same day, amount, direction
-    /// and currency, texts that agree: the stored text may be another source's that lent it this namespace's id),
+    /// A stored row of this namespace that an incoming record with a new id repeats (same day, or posted that day,
+    /// amount, direction and currency, texts that agree: the stored text may be another source's that lent it this
+    /// namespace's id),
     /// which no record of this file has matched or inserted: the institution re-issued its id (docs/dedupe.md).
     /// A genuinely new row has no such twin and is inserted.
     func reissueMatch(_ incoming: Transaction, externalID: String, account: Account) throws -> StoredTransaction? {
@@ -45,10 +46,14 @@ extension ImportSession {
               day >= start - 1, day <= end + 1
         else { return nil }
         let prefix = idNamespace + ":"
-        return try writer.transactions(accountID: account.id, fromDay: day, throughDay: day,
+        // A row that was pending is dated by the day it was authorized and posted on the day this source gives (a
+        // posting date keeps no offset: its UTC day may be a day off the local one).
+        return try writer.transactions(accountID: account.id, fromDay: day - Self.pendingDays, throughDay: day,
                                        amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
             .first { c in
-                guard let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
+                guard c.transaction.localDay == day
+                        || c.transaction.postedDate.map({ abs(CalendarDay.dayNumber($0) - day) <= 1 }) == true,
+                      let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
                       !claimed.contains(c.transaction.id) else { return false }
                 return c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
                     && TextSimilarity.score(c.transaction, incoming) >= TextSimilarity.agreeing
@@ -99,9 +104,11 @@ extension ImportSession {
         let day = booked.localDay
         let through = max(day, booked.postedDate.map(CalendarDay.dayNumber) ?? day)
         let amount = booked.transactionAmount.amount
-        let candidates = try writer.openTransactions(accountID: account.id, fromDay: day - 10, throughDay: through).filter { c in
+        let candidates = try writer.openTransactions(accountID: account.id, fromDay: day - Self.pendingDays,
+                                                     throughDay: through).filter { c in
             let t = c.transaction
-            guard !claimed.contains(t.id), t.creditDebitIndicator == booked.creditDebitIndicator,
+            // A row this file lists otherwise is not this one: one statement lists a transaction pending or booked.
+            guard !claimed.contains(t.id), !listedRows.contains(t.id), t.creditDebitIndicator == booked.creditDebitIndicator,
                   t.transactionAmount.currencyCode == booked.transactionAmount.currencyCode else { return false }
             let pendingAmount = t.transactionAmount.amount
             return amount >= pendingAmount && amount <= pendingAmount * Decimal(string: "1.2")!
@@ -115,29 +122,65 @@ extension ImportSession {
         }?.0
     }
 
+    /// The booked row an incoming pending record is an older listing of (docs/dedupe.md): `pendingMatch` seen from
+    /// the other side, for a statement that lists a row pending arriving after one that lists it booked. Same
+    /// direction and currency, the booked amount equal or up to 20% more (a tip), the booked row dated on or up to
+    /// 10 days after the pending day (or booked then, and dated earlier since by another listing), texts that agree
+    /// as `pendingMatch` asks; never a row this file lists otherwise. The closest text wins, then the earliest row.
+    func bookedMatch(for pending: Transaction, account: Account) throws -> StoredTransaction? {
+        let day = pending.localDay
+        let amount = pending.transactionAmount.amount
+        let most = amount * Decimal(string: "1.2")!
+        let candidates = try writer.bookedTransactions(accountID: account.id, fromDay: day - Self.pendingDays,
+                                                       throughDay: day + Self.pendingDays, amounts: amount...most,
+                                                       indicator: pending.creditDebitIndicator).filter { c in
+            let t = c.transaction
+            guard !claimed.contains(t.id), !listedRows.contains(t.id),
+                  t.transactionAmount.currencyCode == pending.transactionAmount.currencyCode,
+                  t.transactionAmount.amount >= amount, t.transactionAmount.amount <= most else { return false }
+            let booked = max(t.localDay, t.postedDate.map(CalendarDay.dayNumber) ?? t.localDay)
+            return day >= t.localDay - Self.pendingDays && day <= booked
+        }
+        let scored = candidates.map { c -> (StoredTransaction, Double) in
+            (c, TextSimilarity.score(c.transaction, pending))
+        }.filter { $0.1 >= 0.5 || $0.0.transaction.transactionAmount.amount == amount && $0.1 >= 0.2 }
+        return scored.max { a, b in
+            if a.1 != b.1 { return a.1 < b.1 }
+            return b.0.transaction.isEarlier(than: a.0.transaction)
+        }?.0
+    }
+
     /// The same transaction seen through another source (docs/dedupe.md): same amount, direction and currency,
     /// on local days within `crossSourceDays` of each other (sources disagree on the day: a posting date), and
-    /// texts that agree (`TextSimilarity.agreeing`). Another source means another id namespace, or one side
-    /// without an id. The closest text wins, then the closest day, then the closest instant.
+    /// texts that agree (`TextSimilarity.agreeing`). A stored row that was pending is dated by the day it was
+    /// authorized and keeps the day it booked as its posting date: either day may be the one another source gives.
+    /// Another source means another id namespace, one side without an id, or two sources without ids (the row keeps
+    /// its source). The closest text wins, then the closest day, then the closest instant.
     func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
         let day = incoming.localDay
-        let candidates = try writer.transactions(accountID: account.id, fromDay: day - Self.crossSourceDays,
+        // A row's posting day is at most `pendingDays` after its date (a pending row that booked).
+        let candidates = try writer.transactions(accountID: account.id, fromDay: day - Self.crossSourceDays - Self.pendingDays,
                                                  throughDay: day + Self.crossSourceDays,
                                                  amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
         let prefix = idNamespace + ":"
         let scored = candidates.compactMap { c -> (StoredTransaction, Double, Int, TimeInterval)? in
-            guard !claimed.contains(c.transaction.id),
+            let distance = min(abs(c.transaction.localDay - day),
+                               c.transaction.postedDate.map { abs(CalendarDay.dayNumber($0) - day) } ?? Int.max)
+            guard distance <= Self.crossSourceDays, !claimed.contains(c.transaction.id),
                   c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode else { return nil }
             let other: Bool
             switch (externalID, c.keys.externalID) {
-            case (nil, nil): other = false          // two records without ids: their fingerprints decide
+            case (nil, nil):
+                // Two records without ids: their fingerprints decide, unless the stored one came from another
+                // source (a camt.052 report's pending entry, a CSV export's row).
+                other = !idNamespace.isEmpty && c.source != nil && c.source != idNamespace
             case (nil, _?), (_?, nil): other = true
             case (_?, let stored?): other = idNamespace.isEmpty || !stored.hasPrefix(prefix)
             }
             guard other else { return nil }
             let score = TextSimilarity.score(c.transaction, incoming)
             guard score >= TextSimilarity.agreeing else { return nil }
-            return (c, score, abs(c.transaction.localDay - day),
+            return (c, score, distance,
                     abs(c.transaction.transactionDate.timeIntervalSince(incoming.transactionDate)))
         }
         return scored.max { a, b in
@@ -149,6 +192,8 @@ extension ImportSession {
 
     /// How many days apart two sources may date one transaction.
     static let crossSourceDays = 3
+    /// How many days after a pending row its booked record may be dated.
+    static let pendingDays = 10
     /// How long after a pending row a statement that lists no pending rows must end to say the row is gone.
     static let postingDays = 10
 }

@@ -38,7 +38,9 @@ struct StatementTally {
 extension ImportSession {
     /// Records the statement that ends, in the import's transaction, and adds a warning a person should look at for
     /// each balance that does not follow from the previous statement's (`BalanceChain`).
-    func recordStatement(_ account: Account, start: Date?, end: Date?, asOf: Date) throws {
+    /// `coverage` is the local days the statement covers for pending rows (see `Coverage`).
+    func recordStatement(_ account: Account, start: Date?, end: Date?, asOf: Date,
+                         coverage: (from: Int, through: Int)?) throws {
         guard let header else { return }
         let booked = balances.filter { $0.kind == .booked && ($0.currencyCode?.uppercased() ?? account.currencyCode) == tally.currency }
         func balance(_ raw: RawBalance?) -> StatementBalance? {
@@ -66,6 +68,10 @@ extension ImportSession {
         period.balanceProblem = tally.balanceProblem?.message
         period.balanceDifference = tally.balanceProblem?.difference
         let stored = try writer.insertStatementPeriod(period)
+        if let coverage {
+            try writer.noteCoverage(ofStatement: stored.id, fromDay: coverage.from, throughDay: coverage.through,
+                                    listsPending: header.listsPending)
+        }
         for mismatch in try writer.sequenceMismatches(around: stored) {
             report.warnings.append(mismatch.description)
             report.attention.append(mismatch.description)

@@ -12,12 +12,15 @@ import Foundation
 /// 3. for records without the institution's id, the content fingerprint with its occurrence number (the 2nd
 ///    identical coffee of a day is occurrence 2); records that carry ids are matched by them alone;
 /// 4. a booked record that matches a stored pending one (same account and direction, amount equal or up to 20%
-///    more for tips, dated on or up to 10 days after it, similar text) updates the pending one in place;
-/// 5. a record from a different source (one side has the institution's id, the other not) with the same day,
-///    amount and direction is the same transaction: nothing new, and the id is kept on the stored one;
-/// 6. otherwise, unless its keys were deleted before (tombstone), it is inserted.
+///    more for tips, dated on or up to 10 days after it, similar text) updates the pending one in place; a pending
+///    record that matches a stored booked one the same way (an older statement arriving later) only dates it earlier;
+/// 5. a record from a different source (another id namespace, one side without an id, or two sources without ids)
+///    with the same amount and direction, dated within 3 days of the stored one's date or posting day, with agreeing
+///    text, is the same transaction: nothing new, and the id is kept on the stored one;
+/// 6. otherwise, unless its keys were deleted before (tombstone), it is inserted; a pending record is not when a
+///    newer statement already recorded would have retired it.
 /// Once the file is read, stored pending transactions dated within a period one of its statements covers that
-/// no statement of the file lists for that account are deleted.
+/// no statement of the file lists for that account are deleted, when that statement is newer than every listing.
 final class ImportSession {
     let writer: StoreWriter
     let fileName: String
@@ -73,15 +76,23 @@ final class ImportSession {
     /// The account holds ids of another source (or from before namespaces): cross-source matching may find them.
     private var idsOutsideNamespace = false
     /// The latest local day the account held rows on when the statement began (nil: none). A row dated later than
-    /// that (plus the cross-source window) can be neither a re-issue of a stored row nor another source's record of
+    /// that (plus the cross-source window and the posting days a stored row may be found by) can be neither a re-issue of a stored row nor another source's record of
     /// one: the look-ups are skipped (the new days of an overlapping download: ~50% of its CPU otherwise).
     private var latestStoredDay: Int?
+    /// The account holds rows without ids that another source gave (cross-source matching may find them): asked
+    /// once per statement, when a record without an id first needs it.
+    private var idlessOutsideNamespace: Bool?
     /// Namespaced ids this file matched to stored rows or inserted (never taken for a re-issued id).
     var idsMatched: Set<String> = []
     /// Rows of the current statement whose id the bank re-issued.
     private var reissued = 0
     /// Stored rows this file matched by an institution id.
     private var matchedRows: Set<UUID> = []
+    /// Rows this file matched by id or content, or inserted: a pending record of the file is none of them.
+    var listedRows: Set<UUID> = []
+    /// Pending records of the current statement waiting for its as-of time (a CSV export's is its latest row's day,
+    /// known once it is read) to know whether a newer statement already retired them.
+    private var deferredOpen: [(transaction: Transaction, keys: DedupeKeys, amounts: EncodedAmounts, externalID: String?)] = []
     private var processed = 0
 
     /// The namespace of this file's institution ids (`ofx`, `camt`, `csv:<profile>`); ids arrive prefixed with it.
@@ -100,6 +111,7 @@ final class ImportSession {
         self.collectChanges = collectChanges
         self.progress = progress
         self.checkTombstones = try writer.hasTombstones()
+        writer.recordSource = idNamespace.isEmpty ? nil : idNamespace
         if collectChanges { self.report.changes = [] }
     }
 
@@ -165,6 +177,7 @@ final class ImportSession {
         if !idNamespace.isEmpty, facts.hasExternalIDs {
             idsOutsideNamespace = try writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
         }
+        idlessOutsideNamespace = nil
         balances = []
         tally = StatementTally(currency: header.account.currencyCode?.uppercased() ?? account.currencyCode)
         minDate = nil
@@ -183,12 +196,18 @@ final class ImportSession {
         let start = header?.periodStart?.localDay ?? minDay
         let end = header?.periodEnd?.localDay ?? maxDay
         let asOf = header?.asOf?.date ?? maxDate ?? Date()
-        try recordStatement(account, start: startDate, end: endDate, asOf: asOf)
+        for record in deferredOpen {
+            try insertOpen(record.transaction, keys: record.keys, amounts: record.amounts, externalID: record.externalID,
+                           asOf: asOf, account: account)
+        }
+        deferredOpen = []
+        let covered: (from: Int, through: Int)? = if let start, let end, start <= end { (start, end) } else { nil }
+        try recordStatement(account, start: startDate, end: endDate, asOf: asOf, coverage: covered)
         try flushBalances(account)
         // Pending transactions the statement's period covers but no statement of the file lists are gone: retired
         // in `finish`, once every statement of the file is read.
-        if let start, let end, start <= end {
-            coverage.append(Coverage(accountID: account.id, fromDay: start, throughDay: end, asOf: asOf,
+        if let covered {
+            coverage.append(Coverage(accountID: account.id, fromDay: covered.from, throughDay: covered.through, asOf: asOf,
                                      listsPending: header?.listsPending ?? false))
         }
         for id in seenThisStatement { try writer.noteListing(transactionID: id, asOf: asOf) }
@@ -241,6 +260,7 @@ final class ImportSession {
                                                        account: account) {
                 idsMatched.insert(externalID)
                 matchedRows.insert(match.id)
+                listedRows.insert(match.id)
                 if match.unchanged {
                     if incoming.status == .pending || incoming.status == .authorized { markSeen(match.id) }
                     writer.noteListed(match.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset, sameSource: true)
@@ -306,7 +326,9 @@ final class ImportSession {
             }
         }
         // (A repeated id is compared with this file's own rows too: no skipping for it.)
-        let beyondStored = !repeatedID && (latestStoredDay.map { incoming.localDay > $0 + Self.crossSourceDays } ?? true)
+        // A stored row is found by its posting day too, which may be up to `postingDays` after its date.
+        let reach = Self.crossSourceDays + Self.postingDays
+        let beyondStored = !repeatedID && (latestStoredDay.map { incoming.localDay > $0 + reach } ?? true)
         if let externalID, !fresh, !beyondStored,
            let stored = try reissueMatch(incoming, externalID: externalID, account: account) {
             // The bank re-issued its id for a row already stored: the new id is the row's now, the old one retired
@@ -324,6 +346,25 @@ final class ImportSession {
             report.unchanged += 1
             return
         }
+        if !fresh, incoming.status == .pending || incoming.status == .authorized,
+           let booked = try bookedMatch(for: incoming, account: account) {
+            // An older listing of a row stored booked: its values stay the booked ones; it may date the row earlier.
+            claimed.insert(booked.transaction.id)
+            listedRows.insert(booked.transaction.id)
+            guard incoming.isEarlier(than: booked.transaction) else {
+                writer.noteListed(booked.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset,
+                                  sameSource: false)
+                report.unchanged += 1
+                return
+            }
+            var earlier = booked.transaction
+            earlier.takeDate(of: incoming)
+            if earlier.postedDate == nil { earlier.postedDate = booked.transaction.transactionDate }
+            try writer.update(earlier, keys: booked.keys, valuesFromStatement: false)
+            note("update", earlier)
+            report.updated += 1
+            return
+        }
         if incoming.status == .booked, facts.hasOpenTransactions, let pending = try pendingMatch(for: incoming, account: account) {
             incoming.id = pending.transaction.id
             if incoming.postedDate == nil { incoming.postedDate = incoming.transactionDate }
@@ -339,7 +380,7 @@ final class ImportSession {
         }
         // Another source of the same account words records differently; only worth a look when the account
         // holds records of the other kind (with an institution id vs without), or for a repeated id.
-        let otherKind = externalID == nil ? facts.hasExternalIDs || repeatedID
+        let otherKind = externalID == nil ? try facts.hasExternalIDs || repeatedID || idlessOfAnotherSource(account)
             : facts.hasRecordsWithoutExternalID || idsOutsideNamespace
         if otherKind, !beyondStored, let other = try crossSourceMatch(for: incoming, externalID: externalID, account: account) {
             if other.keys.externalID == nil, externalID != nil {
@@ -364,7 +405,20 @@ final class ImportSession {
             report.unchanged += 1
             return
         }
-        try writer.insert(incoming, keys: keys, amounts: prepared.amounts)
+        if incoming.status == .pending || incoming.status == .authorized {
+            guard let asOf = header?.asOf?.date else {
+                deferredOpen.append((incoming, keys, prepared.amounts, externalID))
+                return
+            }
+            try insertOpen(incoming, keys: keys, amounts: prepared.amounts, externalID: externalID, asOf: asOf, account: account)
+            return
+        }
+        try insert(incoming, keys: keys, amounts: prepared.amounts, externalID: externalID)
+    }
+
+    private func insert(_ incoming: Transaction, keys: DedupeKeys, amounts: EncodedAmounts, externalID: String?) throws {
+        try writer.insert(incoming, keys: keys, amounts: amounts)
+        listedRows.insert(incoming.id)
         if let externalID { idsMatched.insert(externalID) }  // a twin later in the file is no re-issue of it
         if incoming.status == .pending || incoming.status == .authorized {
             markSeen(incoming.id)
@@ -374,8 +428,31 @@ final class ImportSession {
         report.inserted += 1
     }
 
+    /// Whether the account holds rows without ids that another source gave (a camt.052 report's pending entries
+    /// beside a CSV export): records without ids of two sources are matched across sources like any others.
+    private func idlessOfAnotherSource(_ account: Account) throws -> Bool {
+        if let known = idlessOutsideNamespace { return known }
+        let found = try !idNamespace.isEmpty && facts.hasRecordsWithoutExternalID
+            && writer.hasRecordsWithoutExternalID(accountID: account.id, outside: idNamespace)
+        idlessOutsideNamespace = found
+        return found
+    }
+
+    /// Inserts a new pending record of a statement as of `asOf`, unless a newer statement already recorded retired
+    /// it (docs/dedupe.md: nothing older resurrects a deleted pending row, whichever arrived first).
+    private func insertOpen(_ incoming: Transaction, keys: DedupeKeys, amounts: EncodedAmounts, externalID: String?,
+                            asOf: Date, account: Account) throws {
+        if try writer.retiredByNewerStatement(accountID: account.id, day: incoming.localDay, asOf: asOf,
+                                              postingDays: Self.postingDays) {
+            report.unchanged += 1
+            return
+        }
+        try insert(incoming, keys: keys, amounts: amounts, externalID: externalID)
+    }
+
     /// Same transaction, maybe evolved: update when any value differs.
     private func reconcile(_ stored: StoredTransaction, with incoming: Transaction, keys: DedupeKeys) throws {
+        listedRows.insert(stored.transaction.id)
         var updated = incoming
         updated.id = stored.transaction.id
         if stored.transaction.timeZoneOffset == nil, updated.timeZoneOffset != nil,
@@ -387,6 +464,9 @@ final class ImportSession {
             // The day it happened is the earliest day any source gave it: a later listing never moves it later.
             updated.takeDate(of: stored.transaction)
         }
+        // A listing without a posting date says nothing about it: a row that booked from pending keeps the day it
+        // booked (other sources date it by that day), and re-importing the booked file changes nothing.
+        if updated.postedDate == nil { updated.postedDate = stored.transaction.postedDate }
         if stored.transaction.status == .pending || stored.transaction.status == .authorized { markSeen(stored.transaction.id) }
         if updated == stored.transaction {
             if (stored.keys.externalID == nil && keys.externalID != nil)

@@ -15,7 +15,11 @@ enum TextSimilarity {
         return Double(x.intersection(y).count) / Double(min(x.count, y.count))
     }
 
+    /// Words of 3 letters or more, without legal forms (`GmbH`, `Inc`, `LLC`): they say nothing about which
+    /// merchant it was, and would make `Corner Bakery GmbH` and `Metro Transit GmbH` a third alike.
     static func words(_ text: String) -> Set<String> {
-        Set(text.lowercased().split { !$0.isLetter }.filter { $0.count >= 3 }.map(String.init))
+        Set(text.lowercased().split { !$0.isLetter }.filter { $0.count >= 3 }.map(String.init)).subtracting(legalForms)
     }
+
+    static let legalForms: Set<String> = ["gmbh", "inc", "llc", "ltd", "corp", "plc", "sarl", "ohg"]
 }

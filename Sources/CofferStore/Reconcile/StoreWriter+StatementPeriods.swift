@@ -44,6 +44,25 @@ extension StoreWriter {
         return stored
     }
 
+    /// Notes what a recorded statement says about pending rows: the local days its period covers and whether its
+    /// format lists pending rows (see `retiredByNewerStatement`).
+    public func noteCoverage(ofStatement id: Int64, fromDay: Int, throughDay: Int, listsPending: Bool) throws {
+        try db.execute(sql: "UPDATE statement_period SET from_day = ?, through_day = ?, lists_pending = ? WHERE id = ?",
+                       arguments: [fromDay, throughDay, listsPending, id])
+    }
+
+    /// Whether a statement already recorded for the account (and not undone) would have retired a pending row of
+    /// the local day `day` listed by a statement as of `asOf` (docs/dedupe.md): it is strictly newer, covers the
+    /// day, and either lists pending rows or ends `postingDays` or more after it. Such a record, imported after that
+    /// statement, is not stored: nothing older resurrects what a newer statement says is gone.
+    public func retiredByNewerStatement(accountID: UUID, day: Int, asOf: Date, postingDays: Int) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM \(StatementPeriod.liveRows)
+            WHERE p.account_id = ? AND p.as_of > ? AND p.from_day <= ? AND p.through_day >= ?
+              AND (p.lists_pending = 1 OR p.through_day >= ?))
+            """), arguments: [accountID, Rows.millis(asOf), day, day, day + postingDays]) ?? false
+    }
+
     /// The sequence checks (see `BalanceChain`) a newly stored statement takes part in, against the transactions
     /// stored now (this import's included): its `LEDGERBAL` after the previous statement's closing balance, and the
     /// next statement's `LEDGERBAL` after its own (a statement imported after a newer one fills the chain).

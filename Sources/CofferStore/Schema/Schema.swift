@@ -399,6 +399,36 @@ enum Schema {
                 END;
                 """)
         }
+        // Pending rows by statement chronology (docs/dedupe.md). What a statement says about pending rows: the local
+        // days its period covers (as the import reads them: a stated period's own days, else its rows' first and last
+        // day) and whether its format lists pending rows; a pending record that a newer recorded statement would have
+        // retired, imported after it, is not stored (NULL for statements recorded before: they retire nothing later).
+        // And the source (id namespace: `camt`, `csv:<profile>`) of the record whose values and content keys a row
+        // carries, so that two sources without ids (a camt.052 report's pending entries and a CSV export) can be
+        // told apart (NULL for rows stored before). The undo mirror gains the column, and its triggers are recreated.
+        migrator.registerMigration("v12-pending-chronology") { db in
+            let columns = ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
+                           "foreign_currency_code", "exchange_rate", "indicator", "description", "original_description",
+                           "mcc", "merchant_name", "type", "status", "transaction_date", "posted_date", "external_id",
+                           "fingerprint", "occurrence", "created_seq", "utc_offset", "local_day", "values_as_of", "source"]
+            let list = columns.joined(separator: ", ")
+            let old = columns.map { "OLD." + $0 }.joined(separator: ", ")
+            try db.execute(sql: """
+                ALTER TABLE statement_period ADD COLUMN from_day INTEGER;
+                ALTER TABLE statement_period ADD COLUMN through_day INTEGER;
+                ALTER TABLE statement_period ADD COLUMN lists_pending INTEGER;
+                ALTER TABLE txn ADD COLUMN source TEXT;
+                ALTER TABLE undo_txn ADD COLUMN source TEXT;
+                DROP TRIGGER journal_txn_update;
+                DROP TRIGGER journal_txn_delete;
+                CREATE TRIGGER journal_txn_update BEFORE UPDATE ON txn BEGIN
+                    INSERT INTO undo_txn(import_id, \(list)) SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                END;
+                CREATE TRIGGER journal_txn_delete BEFORE DELETE ON txn BEGIN
+                    INSERT INTO undo_txn(import_id, \(list)) SELECT value, \(old) FROM store_meta WHERE key = 'journal_import';
+                END;
+                """)
+        }
         return migrator
     }
 

@@ -6,11 +6,11 @@ import GRDBSQLite
 /// The transaction half of `StoreWriter`: look-ups by institution id, fingerprint, day and status; inserts,
 /// updates and deletes with their change-log rows and tombstones.
 extension StoreWriter {
-    static let storedColumns = Rows.transactionColumns + ", external_id, fingerprint, occurrence"
+    static let storedColumns = Rows.transactionColumns + ", external_id, fingerprint, occurrence, source"
 
     func stored(_ row: Row) throws -> StoredTransaction {
         StoredTransaction(transaction: try Rows.transaction(row),
-                          keys: DedupeKeys(externalID: row[17], fingerprint: row[18], occurrence: row[19]))
+                          keys: DedupeKeys(externalID: row[17], fingerprint: row[18], occurrence: row[19]), source: row[20])
     }
 
     public func transaction(id: UUID) throws -> StoredTransaction? {
@@ -70,6 +70,20 @@ extension StoreWriter {
             """), arguments: [accountID, range.start, range.end, fromDay, throughDay]).map(stored)
     }
 
+    /// Booked transactions of an account on the local days `fromDay...throughDay` in this direction with an amount in
+    /// `amounts`: the booked rows an older listing of a pending record may be (docs/dedupe.md), by day.
+    public func bookedTransactions(accountID: UUID, fromDay: Int, throughDay: Int, amounts: ClosedRange<Decimal>,
+                                   indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
+        return try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT \(Self.storedColumns) FROM txn
+            WHERE account_id = ? AND status = 1 AND transaction_date >= ? AND transaction_date < ?
+              AND local_day BETWEEN ? AND ? AND amount_scaled BETWEEN ? AND ? AND indicator = ?
+            ORDER BY local_day, transaction_date, id
+            """), arguments: [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amounts.lowerBound),
+                              Rows.scaled(amounts.upperBound), indicator.rawValue]).map(stored)
+    }
+
     /// Whether a transaction with this institution id was deleted from the account before.
     public func isDeleted(accountID: UUID, externalID: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND external_id = ? LIMIT 1"),
@@ -102,8 +116,8 @@ extension StoreWriter {
         if insertStatement == nil {
             insertStatement = try BoundStatement(db, sql: """
                 INSERT INTO txn(\(Rows.transactionColumns), local_day, amount_scaled, external_id, fingerprint, occurrence,
-                                created_seq, values_as_of)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                created_seq, values_as_of, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         }
         let s = insertStatement!
@@ -117,6 +131,7 @@ extension StoreWriter {
         try s.bind(22, keys.occurrence.map(Int64.init))
         try s.bind(23, seq)
         try s.bind(24, statementAsOf)
+        try s.bind(25, recordSource)
         try s.step()
         transactionCounts.inserted += 1
     }
@@ -131,12 +146,14 @@ extension StoreWriter {
         args.append(transaction.localDay.databaseValue)
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
         args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence),
-                                 Rows.dv(valuesFromStatement ? statementAsOf : nil), id])
+                                 Rows.dv(valuesFromStatement ? statementAsOf : nil),
+                                 Rows.dv(valuesFromStatement ? recordSource : nil), id])
         try db.cachedStatement(sql: """
             UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
             exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
             type = ?, status = ?, transaction_date = ?, posted_date = ?, utc_offset = ?, local_day = ?, amount_scaled = ?,
-            external_id = ?, fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of) WHERE id = ?
+            external_id = ?, fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of),
+            source = COALESCE(?, source) WHERE id = ?
             """).execute(arguments: StatementArguments(args))
         transactionCounts.updated += 1
     }
@@ -172,6 +189,14 @@ extension StoreWriter {
     public func latestLocalDay(accountID: UUID) throws -> Int? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(transaction_date) FROM txn WHERE account_id = ?"),
                            arguments: [accountID]).map { Int(($0 >= 0 ? $0 : $0 - 86_399_999) / 86_400_000) + 1 }
+    }
+
+    /// Whether the account holds rows without an institution id from a source other than `source` (a camt.052
+    /// report's pending entries beside a CSV export): records another source gave, which this source's may be.
+    public func hasRecordsWithoutExternalID(accountID: UUID, outside source: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND external_id IS NULL AND source IS NOT NULL AND source != ?)
+            """, arguments: [accountID, source]) ?? false
     }
 
     /// Whether the account holds institution ids outside the namespace `prefix` (`ofx:`): records another source

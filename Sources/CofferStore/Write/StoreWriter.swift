@@ -21,10 +21,13 @@ public struct DedupeKeys: Hashable, Sendable {
 public struct StoredTransaction: Sendable {
     public var transaction: Transaction
     public var keys: DedupeKeys
+    /// The source (id namespace) of the record whose values and content keys the row carries, if known.
+    public var source: String?
 
-    public init(transaction: Transaction, keys: DedupeKeys) {
+    public init(transaction: Transaction, keys: DedupeKeys, source: String? = nil) {
         self.transaction = transaction
         self.keys = keys
+        self.source = source
     }
 }
 
@@ -68,6 +71,9 @@ public final class StoreWriter {
     /// The as-of time (ms) of the statement being imported, when it states one: stored with the values it gives
     /// (`values_as_of`), so that an older statement imported later does not overwrite them.
     public var statementAsOf: Int64?
+    /// The source (id namespace: `ofx`, `camt`, `csv:<profile>`) of the records being imported: stored with the
+    /// values they give (`source`), so that records without ids from two sources can be told apart.
+    public var recordSource: String?
     /// Stored transactions this import listed unchanged (see `noteListed`).
     /// Appended, not keyed: a row listed twice is merged when read (`Listing.decode`), and an append costs a
     /// fraction of a hashed insert on the path of a re-import (~3% of its CPU).
