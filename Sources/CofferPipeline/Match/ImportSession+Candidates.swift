@@ -48,7 +48,7 @@ extension ImportSession {
         let prefix = idNamespace + ":"
         // A row that was pending is dated by the day it was authorized and posted on the day this source gives (a
         // posting date keeps no offset: its UTC day may be a day off the local one).
-        return try writer.transactions(accountID: account.id, fromDay: day - Self.pendingDays, throughDay: day,
+        return try writer.transactions(accountID: account.id, fromDay: day - postingReach, throughDay: day,
                                        amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
             .first { c in
                 guard c.transaction.localDay == day
@@ -159,7 +159,7 @@ extension ImportSession {
     func crossSourceMatch(for incoming: Transaction, externalID: String?, account: Account) throws -> StoredTransaction? {
         let day = incoming.localDay
         // A row's posting day is at most `pendingDays` after its date (a pending row that booked).
-        let candidates = try writer.transactions(accountID: account.id, fromDay: day - Self.crossSourceDays - Self.pendingDays,
+        let candidates = try writer.transactions(accountID: account.id, fromDay: day - Self.crossSourceDays - postingReach,
                                                  throughDay: day + Self.crossSourceDays,
                                                  amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
         let prefix = idNamespace + ":"

@@ -79,6 +79,10 @@ final class ImportSession {
     /// that (plus the cross-source window and the posting days a stored row may be found by) can be neither a re-issue of a stored row nor another source's record of
     /// one: the look-ups are skipped (the new days of an overlapping download: ~50% of its CPU otherwise).
     private var latestStoredDay: Int?
+    /// The account holds a row posted a day or more after its date (a pending row that booked): only then can a
+    /// stored row be found by a posting day up to `pendingDays` after its date; else a day's look-up reaches one
+    /// day back (a posting date's UTC day). At 500 rows a day, the 11-day reach cost an overlapping download 2.2x.
+    var postingReach = 1
     /// The account holds rows without ids that another source gave (cross-source matching may find them): asked
     /// once per statement, when a record without an id first needs it.
     private var idlessOutsideNamespace: Bool?
@@ -173,6 +177,7 @@ final class ImportSession {
         writer.statementAsOf = header.asOf.map { Int64(($0.date.timeIntervalSince1970 * 1000).rounded()) }
         facts = try writer.facts(accountID: account.id)
         latestStoredDay = facts.hasTransactions ? try writer.latestLocalDay(accountID: account.id) : nil
+        postingReach = try facts.hasTransactions && writer.hasRowsPostedLater(accountID: account.id) ? Self.pendingDays : 1
         idsOutsideNamespace = false
         if !idNamespace.isEmpty, facts.hasExternalIDs {
             idsOutsideNamespace = try writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
@@ -372,6 +377,7 @@ final class ImportSession {
             if pending.transaction.isEarlier(than: incoming) { incoming.takeDate(of: pending.transaction) }
             try writer.retireKeys(pending.keys, ofTransaction: pending.transaction.id, accountID: account.id)
             try writer.update(incoming, keys: keys)
+            postingReach = Self.pendingDays
             claimed.insert(pending.transaction.id)
             markSeen(pending.transaction.id)
             note("update", incoming)

@@ -184,6 +184,14 @@ extension StoreWriter {
                               indicator.rawValue]).map(stored)
     }
 
+    /// Whether the account holds a row posted a day or more after its date (a pending row that booked, an OFX
+    /// `DTPOSTED` after its `DTUSER`). One pass over the account's rows, once per statement.
+    public func hasRowsPostedLater(accountID: UUID) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND posted_date >= transaction_date + 86400000)
+            """, arguments: [accountID]) ?? false
+    }
+
     /// The latest local day the account holds a row on, at most (nil when it holds none): the day of its latest
     /// instant, plus one for an offset east of UTC. One look-up in the (account, date) index.
     public func latestLocalDay(accountID: UUID) throws -> Int? {
