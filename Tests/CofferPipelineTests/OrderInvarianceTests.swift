@@ -63,8 +63,8 @@ import Testing
     static let base = CalendarDay.date(year: 2026, month: 5, day: 1)!
 
     /// A ledger: 14 days, 1–4 transactions a day; some days hold twins, some equal amounts at two merchants.
-    /// One merchant's amount never repeats within 3 days except as a same-day twin (a known ambiguity of
-    /// matching across sources, docs/dedupe.md).
+    /// One merchant's amount never repeats within 3 days (5 with pending rows) except as a same-day twin (a known
+    /// ambiguity of matching across sources, docs/dedupe.md).
     /// With `pending`, a quarter of the purchases start pending (see `makePending`); without it the ledger is the one
     /// earlier versions generated for the same seed.
     static func ledger(_ rng: inout SplitMix, pending: Bool = false) -> [Truth] {
@@ -81,7 +81,9 @@ import Testing
                     cents = other.cents  // the $5.75 parking beside the $5.75 coffee
                 }
                 let key = "\(merchant)/\(cents)"
-                if let used = lastUse[key], day - used <= 3 { continue }
+                // With pending rows, camt.052 beside camt.053 makes the 2-day skew meet the 3-day window more often:
+                // no repeat within 5 days (A's listing on day a+2 is then more than 3 days from B's on b).
+                if let used = lastUse[key], day - used <= (pending ? 5 : 3) { continue }
                 lastUse[key] = day
                 var t = Truth(index: out.count + today.count, day: day, merchant: merchant, cents: cents, credit: credit,
                               camtSkew: Int.random(in: 0...2, using: &rng), ofxTime: Int.random(in: 0...2, using: &rng))
