@@ -356,18 +356,7 @@ final class ImportSession {
             // An older listing of a row stored booked: its values stay the booked ones; it may date the row earlier.
             claimed.insert(booked.transaction.id)
             listedRows.insert(booked.transaction.id)
-            guard incoming.isEarlier(than: booked.transaction) else {
-                writer.noteListed(booked.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset,
-                                  sameSource: false)
-                report.unchanged += 1
-                return
-            }
-            var earlier = booked.transaction
-            earlier.takeDate(of: incoming)
-            if earlier.postedDate == nil { earlier.postedDate = booked.transaction.transactionDate }
-            try writer.update(earlier, keys: booked.keys, valuesFromStatement: false)
-            note("update", earlier)
-            report.updated += 1
+            try dateOnly(booked, by: incoming, listing: incoming, keepPostingDay: true)
             return
         }
         if incoming.status == .booked, facts.hasOpenTransactions, let pending = try pendingMatch(for: incoming, account: account) {
@@ -487,21 +476,30 @@ final class ImportSession {
            asOf < valuesAsOf {
             // An older statement than the one whose values the row carries (docs/dedupe.md): its amount, status and
             // text are history; it may only say the transaction happened earlier.
-            guard updated.isEarlier(than: stored.transaction) else {
-                writer.noteListed(stored.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset,
-                                  sameSource: false)
-                report.unchanged += 1
-                return
-            }
-            var earlier = stored.transaction
-            earlier.takeDate(of: updated)
-            try writer.update(earlier, keys: stored.keys, valuesFromStatement: false)
-            note("update", earlier)
-            report.updated += 1
+            try dateOnly(stored, by: updated, listing: incoming, keepPostingDay: false)
             return
         }
         try writer.update(updated, keys: keys)
         note("update", updated)
+        report.updated += 1
+    }
+
+    /// A listing whose values are history (an older statement, a pending listing of a booked row): the row keeps
+    /// them, and may only be dated earlier, by `dated` (the listing's date as the rule orders them); `listing` is
+    /// what the statement said, noted for undo. With `keepPostingDay`, a row without a posting date keeps the day it
+    /// had as one.
+    private func dateOnly(_ stored: StoredTransaction, by dated: Transaction, listing: Transaction, keepPostingDay: Bool) throws {
+        guard dated.isEarlier(than: stored.transaction) else {
+            writer.noteListed(stored.transaction.id, date: listing.transactionDate, offset: listing.timeZoneOffset,
+                              sameSource: false)
+            report.unchanged += 1
+            return
+        }
+        var earlier = stored.transaction
+        earlier.takeDate(of: dated)
+        if keepPostingDay, earlier.postedDate == nil { earlier.postedDate = stored.transaction.transactionDate }
+        try writer.update(earlier, keys: stored.keys, valuesFromStatement: false)
+        note("update", earlier)
         report.updated += 1
     }
 
