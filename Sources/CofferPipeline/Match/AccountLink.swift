@@ -93,20 +93,11 @@ extension FinanceStore {
         let candidates = try writer.transactions(accountID: keepID, fromDay: day - ImportSession.crossSourceDays,
                                                  throughDay: day + ImportSession.crossSourceDays,
                                                  amount: t.transactionAmount.amount, indicator: t.creditDebitIndicator)
-        let scored = candidates.compactMap { c -> (StoredTransaction, Double, TimeInterval)? in
-            guard !claimed.contains(c.transaction.id),
-                  c.transaction.transactionAmount.currencyCode == t.transactionAmount.currencyCode else { return nil }
-            if let a = stored.keys.externalID, let b = c.keys.externalID, Self.namespace(a) == Self.namespace(b) {
-                return nil  // both carry their institution's id in one namespace: the ids decided, and differ
-            }
-            let score = TextSimilarity.score(c.transaction, t)
-            guard score >= TextSimilarity.agreeing else { return nil }
-            return (c, score, abs(c.transaction.transactionDate.timeIntervalSince(t.transactionDate)))
+        return ImportSession.bestAgreeing(candidates, with: t, claimed: claimed) { c in
+            // Both carrying their institution's id in one namespace: the ids decided above, and differ.
+            guard let a = stored.keys.externalID, let b = c.keys.externalID else { return true }
+            return Self.namespace(a) != Self.namespace(b)
         }
-        return scored.max { a, b in
-            if a.1 != b.1 { return a.1 < b.1 }
-            return a.2 > b.2
-        }?.0
     }
 
     /// `ofx`, `camt`, `csv:<profile>`, or "" for a bare id stored before namespaces.

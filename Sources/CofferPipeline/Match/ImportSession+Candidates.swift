@@ -163,25 +163,34 @@ extension ImportSession {
                                                  throughDay: day + Self.crossSourceDays,
                                                  amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
         let prefix = idNamespace + ":"
-        let scored = candidates.compactMap { c -> (StoredTransaction, Double, Int, TimeInterval)? in
-            let distance = min(abs(c.transaction.localDay - day),
-                               c.transaction.postedDate.map { abs(CalendarDay.dayNumber($0) - day) } ?? Int.max)
-            guard distance <= Self.crossSourceDays, !claimed.contains(c.transaction.id),
-                  c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode else { return nil }
-            let other: Bool
+        return Self.bestAgreeing(candidates, with: incoming, claimed: claimed) { c in
             switch (externalID, c.keys.externalID) {
             case (nil, nil):
                 // Two records without ids: their fingerprints decide, unless the stored one came from another
                 // source (a camt.052 report's pending entry, a CSV export's row).
-                other = !idNamespace.isEmpty && c.source != nil && c.source != idNamespace
-            case (nil, _?), (_?, nil): other = true
-            case (_?, let stored?): other = idNamespace.isEmpty || !stored.hasPrefix(prefix)
+                return !idNamespace.isEmpty && c.source != nil && c.source != idNamespace
+            case (nil, _?), (_?, nil): return true
+            case (_?, let stored?): return idNamespace.isEmpty || !stored.hasPrefix(prefix)
             }
-            guard other else { return nil }
+        }
+    }
+
+    /// Of the stored candidates (same amount and direction) that `isOtherSource` admits, unclaimed, in the
+    /// record's currency, dated (or posted) within `crossSourceDays` of it and with agreeing text: the closest
+    /// text, then the closest day, then the closest instant. The import's cross-source rule, and the one
+    /// `coffer accounts link` matches two accounts' rows with.
+    static func bestAgreeing(_ candidates: [StoredTransaction], with incoming: Transaction, claimed: Set<UUID>,
+                             isOtherSource: (StoredTransaction) -> Bool) -> StoredTransaction? {
+        let day = incoming.localDay
+        let scored = candidates.compactMap { c -> (StoredTransaction, Double, Int, TimeInterval)? in
+            let distance = min(abs(c.transaction.localDay - day),
+                               c.transaction.postedDate.map { abs(CalendarDay.dayNumber($0) - day) } ?? Int.max)
+            guard distance <= crossSourceDays, !claimed.contains(c.transaction.id),
+                  c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode,
+                  isOtherSource(c) else { return nil }
             let score = TextSimilarity.score(c.transaction, incoming)
             guard score >= TextSimilarity.agreeing else { return nil }
-            return (c, score, distance,
-                    abs(c.transaction.transactionDate.timeIntervalSince(incoming.transactionDate)))
+            return (c, score, distance, abs(c.transaction.transactionDate.timeIntervalSince(incoming.transactionDate)))
         }
         return scored.max { a, b in
             if a.1 != b.1 { return a.1 < b.1 }
