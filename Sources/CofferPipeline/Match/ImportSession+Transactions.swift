@@ -190,6 +190,10 @@ extension ImportSession {
         try writer.insert(incoming, keys: keys, amounts: amounts)
         listedRows.insert(incoming.id)
         if let externalID { idsMatched.insert(externalID) }  // a twin later in the file is no re-issue of it
+        if postingReach < Self.pendingDays, let posted = incoming.postedDate,
+           posted.timeIntervalSince(incoming.transactionDate) >= 86_400 {
+            postingReach = Self.pendingDays  // as `hasRowsPostedLater` would now say, for this file's later statements
+        }
         if incoming.status == .pending || incoming.status == .authorized {
             markSeen(incoming.id)
             facts.hasOpenTransactions = true

@@ -82,7 +82,10 @@ final class ImportSession {
     /// The account holds a row posted a day or more after its date (a pending row that booked): only then can a
     /// stored row be found by a posting day up to `pendingDays` after its date; else a day's look-up reaches one
     /// day back (a posting date's UTC day). At 500 rows a day, the 11-day reach cost an overlapping download 2.2x.
-    var postingReach = 1
+    var postingReach = 1 {
+        didSet { if let id = account?.id { postingReachByAccount[id] = postingReach } }
+    }
+    private var postingReachByAccount: [UUID: Int] = [:]
     /// The account holds rows without ids that another source gave (cross-source matching may find them): asked
     /// once per statement, when a record without an id first needs it.
     var idlessOutsideNamespace: Bool?
@@ -177,7 +180,12 @@ final class ImportSession {
         writer.statementAsOf = header.asOf.map { Int64(($0.date.timeIntervalSince1970 * 1000).rounded()) }
         facts = try writer.facts(accountID: account.id)
         latestStoredDay = facts.hasTransactions ? try writer.latestLocalDay(accountID: account.id) : nil
-        postingReach = try facts.hasTransactions && writer.hasRowsPostedLater(accountID: account.id) ? Self.pendingDays : 1
+        // Asked once per account and file (a scan of its rows): a file of many daily statements asks once.
+        if postingReachByAccount[account.id] == nil {
+            postingReachByAccount[account.id] = try facts.hasTransactions && writer.hasRowsPostedLater(accountID: account.id)
+                ? Self.pendingDays : 1
+        }
+        postingReach = postingReachByAccount[account.id]!
         idsOutsideNamespace = false
         if !idNamespace.isEmpty, facts.hasExternalIDs {
             idsOutsideNamespace = try writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
