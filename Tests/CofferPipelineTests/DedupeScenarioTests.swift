@@ -361,6 +361,26 @@ import Testing
         #expect(try await bench.rows().contains("2026-05-03 -150 pending"), "equal as-of times retire nothing")
     }
 
+    /// A hold a statement retired, listed again by a statement newer than the retiring one (a bank that dropped
+    /// it for a day): by the rule it is there, since the retiring statement is not newer than every listing. Its
+    /// tombstone remembers the retiring statement's as-of time (v13), so every order of the three ends with it
+    /// once, with and without references, and when the newest lists it booked.
+    @Test(arguments: [(nil, true), ("H1", true), ("H1", false)] as [(String?, Bool)])
+    func aHoldListedAgainByANewerStatementIsThereInEveryOrder(_ reference: String?, _ stillPending: Bool) async throws {
+        let first = Self.report(from: "2026-05-01", asOf: "2026-05-04", [("2026-05-03", "150.00", true, "Lakeview Hotel", reference)])
+        let retiring = Self.report(from: "2026-05-01", asOf: "2026-05-06", [("2026-05-05", "9.00", false, "Fairway Grocers", "G1")])
+        let newest = Self.report(from: "2026-05-01", asOf: "2026-05-08",
+                                 [("2026-05-03", "150.00", stillPending, "Lakeview Hotel", reference),
+                                  ("2026-05-05", "9.00", false, "Fairway Grocers", "G1")])
+        let hold = stillPending ? "2026-05-03 -150 pending" : "2026-05-03 -150 booked"
+        let files = [("a.xml", first), ("r.xml", retiring), ("n.xml", newest)]
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let bench = try Bench()
+            for index in order { try bench.importing(files[index].0, files[index].1) }
+            #expect(try await bench.rows() == [hold, "2026-05-05 -9 booked"], "order \(order.map { files[$0].0 })")
+        }
+    }
+
     /// A camt.052 report's pending entry has no reference, and neither has the CSV export's row of it: two sources
     /// without ids, whose texts differ (`Fairway Grocers GmbH`, `Fairway Grocers`). Before, only fingerprints could
     /// match them, and they stayed two. Now each row keeps the source it came from (v12), and records without ids of

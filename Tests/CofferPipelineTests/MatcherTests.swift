@@ -49,8 +49,8 @@ import Testing
                     && r.transaction.creditDebitIndicator == indicator && (fromDay...throughDay).contains(r.transaction.localDay)
             }
         }
-        func isDeleted(externalID: String) throws -> Bool { deletedIDs.contains(externalID) }
-        func isDeleted(fingerprint: String, occurrence: Int) throws -> Bool {
+        func isDeleted(externalID: String, asOf: Int64?) throws -> Bool { deletedIDs.contains(externalID) }
+        func isDeleted(fingerprint: String, occurrence: Int, asOf: Int64?) throws -> Bool {
             deletedFingerprints.contains("\(fingerprint)#\(occurrence)")
         }
         func retiredOwner(externalID: String) throws -> UUID? { retired[externalID] }

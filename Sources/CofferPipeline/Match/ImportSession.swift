@@ -119,7 +119,7 @@ final class ImportSession {
                 guard Matcher.retires(stored.transaction, listedAsOf: try writer.listingAsOf(transactionID: stored.transaction.id),
                                       asOf: window.asOf, throughDay: window.throughDay, listsPending: window.listsPending)
                 else { continue }
-                try writer.delete(stored)
+                try writer.delete(stored, retiredAsOf: Int64((window.asOf.timeIntervalSince1970 * 1000).rounded()))
                 note("delete", stored.transaction)
                 report.deleted += 1
             }

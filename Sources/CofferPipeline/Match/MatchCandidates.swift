@@ -22,9 +22,10 @@ protocol MatchCandidates {
     /// Booked rows with an amount in `amounts` and this direction, dated on the local days given.
     func bookedRows(fromDay: Int, throughDay: Int, amounts: ClosedRange<Decimal>,
                     indicator: CreditDebitIndicator) throws -> [StoredTransaction]
-    /// Whether an institution id was deleted (a tombstone): a record carrying it is not stored again.
-    func isDeleted(externalID: String) throws -> Bool
-    func isDeleted(fingerprint: String, occurrence: Int) throws -> Bool
+    /// Whether an institution id was deleted (a tombstone): a record carrying it is not stored again, unless the
+    /// row was a pending one retired by a statement older than the record's, as of `asOf` (ms; nil: unknown).
+    func isDeleted(externalID: String, asOf: Int64?) throws -> Bool
+    func isDeleted(fingerprint: String, occurrence: Int, asOf: Int64?) throws -> Bool
     /// The row that took a retired id's place (a pending row that booked, a re-issued id), if any.
     func retiredOwner(externalID: String) throws -> UUID?
     /// The as-of time (ms) of the statement whose values the row carries, when known.
@@ -67,9 +68,11 @@ final class StoreCandidates: MatchCandidates {
         try writer.bookedTransactions(accountID: accountID, fromDay: fromDay, throughDay: throughDay, amounts: amounts,
                                       indicator: indicator)
     }
-    func isDeleted(externalID: String) throws -> Bool { try writer.isDeleted(accountID: accountID, externalID: externalID) }
-    func isDeleted(fingerprint: String, occurrence: Int) throws -> Bool {
-        try writer.isDeleted(accountID: accountID, fingerprint: fingerprint, occurrence: occurrence)
+    func isDeleted(externalID: String, asOf: Int64?) throws -> Bool {
+        try writer.isDeleted(accountID: accountID, externalID: externalID, asOf: asOf)
+    }
+    func isDeleted(fingerprint: String, occurrence: Int, asOf: Int64?) throws -> Bool {
+        try writer.isDeleted(accountID: accountID, fingerprint: fingerprint, occurrence: occurrence, asOf: asOf)
     }
     func retiredOwner(externalID: String) throws -> UUID? {
         try writer.retiredOwner(accountID: accountID, externalID: externalID)

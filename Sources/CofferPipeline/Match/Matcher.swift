@@ -212,20 +212,22 @@ struct Matcher {
         return nil
     }
 
-    /// Rule 4: keys deleted before are not stored again; a retired id whose row lives on (booked from pending, or
+    /// Rule 4: keys deleted before are not stored again (a pending row a statement retired is, when this statement
+    /// is newer than the retiring one); a retired id whose row lives on (booked from pending, or
     /// re-keyed by a re-issue) means this file lists that row (undo keeps it while this import stands).
     private func deletedBefore(_ prepared: PreparedTransaction, in store: some MatchCandidates) throws -> MatchDecision? {
         let externalID = prepared.externalID
         var deleted = try (externalID.map { id in
-            try store.isDeleted(externalID: id) || (prepared.raw.externalID.map { try store.isDeleted(externalID: $0) } ?? false)
+            try store.isDeleted(externalID: id, asOf: statementAsOf)
+                || (prepared.raw.externalID.map { try store.isDeleted(externalID: $0, asOf: statementAsOf) } ?? false)
         } ?? false)
         if deleted, let externalID, let owner = try store.retiredOwner(externalID: externalID), matchedRows.contains(owner) {
             // The id was retired for a re-issued one, and this file lists both: two transactions after all.
             deleted = false
         } else if !deleted {
-            deleted = try store.isDeleted(fingerprint: prepared.fingerprint.key, occurrence: prepared.occurrence)
+            deleted = try store.isDeleted(fingerprint: prepared.fingerprint.key, occurrence: prepared.occurrence, asOf: statementAsOf)
             if !deleted, let legacy = prepared.fingerprint.legacyKey {
-                deleted = try store.isDeleted(fingerprint: legacy, occurrence: prepared.occurrence)
+                deleted = try store.isDeleted(fingerprint: legacy, occurrence: prepared.occurrence, asOf: statementAsOf)
             }
         }
         guard deleted else { return nil }

@@ -84,10 +84,13 @@ extension StoreWriter {
                               Rows.scaled(amounts.upperBound), indicator.rawValue]).map(stored)
     }
 
-    /// Whether a transaction with this institution id was deleted from the account before.
-    public func isDeleted(accountID: UUID, externalID: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND external_id = ? LIMIT 1"),
-                          arguments: [accountID, externalID]) ?? false
+    /// Whether a transaction with this institution id was deleted from the account before, for a statement as of
+    /// `asOf` (ms): a pending row retired by a statement older than that one does not count (nil: every tombstone).
+    public func isDeleted(accountID: UUID, externalID: String, asOf: Int64? = nil) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT 1 FROM tombstone WHERE account_id = ?1 AND external_id = ?2
+            AND (retired_as_of IS NULL OR ?3 IS NULL OR retired_as_of >= ?3) LIMIT 1
+            """), arguments: [accountID, externalID, asOf]) ?? false
     }
 
     /// The transaction that carried this institution id before it was retired (deleted, booked from pending, or
@@ -98,10 +101,13 @@ extension StoreWriter {
             """), arguments: [accountID, externalID])
     }
 
-    /// Whether a transaction with this fingerprint and occurrence was deleted from the account before.
-    public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND fingerprint = ? AND occurrence = ? LIMIT 1"),
-                          arguments: [accountID, fingerprint, occurrence]) ?? false
+    /// Whether a transaction with this fingerprint and occurrence was deleted from the account before, for a
+    /// statement as of `asOf` (ms), as `isDeleted(accountID:externalID:asOf:)` counts tombstones.
+    public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int, asOf: Int64? = nil) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT 1 FROM tombstone WHERE account_id = ?1 AND fingerprint = ?2 AND occurrence = ?3
+            AND (retired_as_of IS NULL OR ?4 IS NULL OR retired_as_of >= ?4) LIMIT 1
+            """), arguments: [accountID, fingerprint, occurrence, asOf]) ?? false
     }
 
     public func insert(_ transaction: Transaction, keys: DedupeKeys) throws {
@@ -158,15 +164,18 @@ extension StoreWriter {
         transactionCounts.updated += 1
     }
 
-    /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back.
-    public func delete(_ stored: StoredTransaction) throws {
+    /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back. A
+    /// pending row a statement retired passes that statement's as-of time (ms): a newer statement's listing of it
+    /// is not stopped by the tombstone (docs/dedupe.md).
+    public func delete(_ stored: StoredTransaction, retiredAsOf: Int64? = nil) throws {
         let t = stored.transaction
         let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID)
         try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t.id])
         try db.cachedStatement(sql: """
-            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [t.id, t.accountID, stored.keys.externalID, stored.keys.fingerprint, stored.keys.occurrence, seq])
+            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq, retired_as_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [t.id, t.accountID, stored.keys.externalID, stored.keys.fingerprint, stored.keys.occurrence, seq,
+                                     retiredAsOf])
         transactionCounts.deleted += 1
     }
 
