@@ -55,6 +55,11 @@ import Testing
         }
         func retiredOwner(externalID: String) throws -> UUID? { retired[externalID] }
         func valuesAsOf(_ id: UUID) throws -> Int64? { valuesAsOf[id] }
+        /// When each source last listed rows (no periods here: a source's newest statement covers every day).
+        var sourceAsOf: [String: Int64] = [:]
+        func textAsOf(_ row: StoredTransaction) throws -> Int64? {
+            [valuesAsOf[row.transaction.id], row.source.flatMap { sourceAsOf[$0] }].compactMap { $0 }.max()
+        }
         func hasIdlessRows(outside namespace: String) throws -> Bool {
             rows.contains { $0.keys.externalID == nil && $0.source != namespace }
         }

@@ -30,6 +30,11 @@ extension ImportSession {
         if let listed = d.listed { writer.noteListed(listed.id, date: listed.date, offset: listed.offset, sameSource: listed.sameSource) }
         for part in d.listedParts { writer.noteListed(part.id, date: part.date, offset: part.offset, sameSource: part.sameSource) }
         if d.rule == .reissuedID { reissued += 1 }
+        if let id = d.restamp { try writer.restampValues(ofTransaction: id) }
+        if let text = d.deferredText {
+            let unchanged = if case .unchanged = d.outcome { true } else { false }
+            deferredTexts.append((text.id, text.listing, unchanged))
+        }
         matcher.record(d)
         switch d.outcome {
         case .insert(let t, let keys):
@@ -51,6 +56,30 @@ extension ImportSession {
         case .unchanged:
             report.unchanged += 1
         }
+    }
+
+    /// Gives rows the text of this statement's listings where the matcher left it open for want of its as-of time
+    /// (`MatchDecision.deferredText`), now that it is known: as `Matcher.textRule` decides.
+    func resolveDeferredTexts(asOf: Date) throws {
+        guard !deferredTexts.isEmpty, let candidates else { return }
+        let ms = Int64((asOf.timeIntervalSince1970 * 1000).rounded())
+        matcher.statementAsOf = ms
+        writer.statementAsOf = ms
+        for deferred in deferredTexts {
+            guard let row = try writer.transaction(id: deferred.id) else { continue }
+            switch try matcher.textRule(deferred.listing, row: row, in: candidates) {
+            case .take:
+                var updated = row.transaction
+                updated.takeText(of: deferred.listing)
+                try writer.update(updated, keys: row.keys, valuesFromStatement: true)
+                note("update", updated)
+                report.updated += 1
+                if deferred.wasUnchanged { report.unchanged -= 1 }
+            case .restamp: try writer.restampValues(ofTransaction: row.transaction.id)
+            case .keep, .deferred: break
+            }
+        }
+        deferredTexts = []
     }
 
     func insert(_ incoming: Transaction, keys: DedupeKeys, amounts: EncodedAmounts, externalID: String?) throws {

@@ -63,6 +63,8 @@ final class ImportSession {
     private var postingReachByAccount: [UUID: Int] = [:]
     /// Rows of the current statement whose id the bank re-issued.
     var reissued = 0
+    /// Listings of the current statement whose text a row may take, decided at its end (`resolveDeferredTexts`).
+    var deferredTexts: [(id: UUID, listing: Transaction, wasUnchanged: Bool)] = []
     /// Pending records of the current statement waiting for its as-of time (a CSV export's is its latest row's day,
     /// known once it is read) to know whether a newer statement already retired them.
     var deferredOpen: [(transaction: Transaction, keys: DedupeKeys, amounts: EncodedAmounts, externalID: String?)] = []
@@ -184,6 +186,7 @@ final class ImportSession {
                            asOf: asOf, account: account)
         }
         deferredOpen = []
+        try resolveDeferredTexts(asOf: asOf)
         let covered: (from: Int, through: Int)? = if let start, let end, start <= end { (start, end) } else { nil }
         try recordStatement(account, start: startDate, end: endDate, asOf: asOf, coverage: covered)
         try flushBalances(account)

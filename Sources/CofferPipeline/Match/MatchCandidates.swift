@@ -30,6 +30,9 @@ protocol MatchCandidates {
     func retiredOwner(externalID: String) throws -> UUID?
     /// The as-of time (ms) of the statement whose values the row carries, when known.
     func valuesAsOf(_ id: UUID) throws -> Int64?
+    /// When the source whose text the row carries last listed it (ms): the later of `valuesAsOf` and the newest
+    /// recorded statement of that source covering the row's days (its date through its posting date).
+    func textAsOf(_ row: StoredTransaction) throws -> Int64?
     /// Whether the account holds rows without ids that another source than `namespace` gave.
     func hasIdlessRows(outside namespace: String) throws -> Bool
 }
@@ -78,6 +81,14 @@ final class StoreCandidates: MatchCandidates {
         try writer.retiredOwner(accountID: accountID, externalID: externalID)
     }
     func valuesAsOf(_ id: UUID) throws -> Int64? { try writer.valuesAsOf(transactionID: id) }
+    func textAsOf(_ row: StoredTransaction) throws -> Int64? {
+        let values = try writer.valuesAsOf(transactionID: row.transaction.id)
+        guard let source = row.source else { return values }
+        let day = row.transaction.localDay
+        let listed = try writer.newestStatement(accountID: accountID, source: source, fromDay: day,
+                                                throughDay: max(day, row.transaction.postedDate.map(CalendarDay.dayNumber) ?? day))
+        return [values, listed].compactMap { $0 }.max()
+    }
     func hasIdlessRows(outside namespace: String) throws -> Bool {
         if let known = idless[namespace] { return known }
         let found = try writer.hasRecordsWithoutExternalID(accountID: accountID, outside: namespace)

@@ -71,6 +71,11 @@ struct MatchDecision {
     var matchedID: String?
     /// The stored row matched by its institution id.
     var matchedByID: UUID?
+    /// A row whose text this listing repeats, newer: the text is this source's now (`StoreWriter.restampValues`).
+    var restamp: UUID?
+    /// Another source's text this listing may give the row, decided once the statement's as-of time is known
+    /// (a CSV export's is its latest row's day): the row and the listing.
+    var deferredText: (id: UUID, listing: Transaction)?
 
     init(_ rule: Rule, _ outcome: Outcome = .unchanged) {
         self.rule = rule

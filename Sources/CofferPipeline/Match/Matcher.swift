@@ -132,7 +132,7 @@ struct Matcher {
                 || (!namespace.isEmpty && facts.hasRecordsWithoutExternalID && store.hasIdlessRows(outside: namespace))
             : facts.hasRecordsWithoutExternalID || idsOutsideNamespace
         if otherKind, !beyondStored, let other = try crossSourceMatch(for: incoming, externalID: externalID, in: store) {
-            return otherSource(other, incoming, externalID: externalID)
+            return try otherSource(other, incoming, externalID: externalID, in: store)
         }
         if incoming.isOpen { return MatchDecision(.newPending, .insertPending(incoming, keys)) }
         return MatchDecision(.new, .insert(incoming, keys))
@@ -239,8 +239,10 @@ struct Matcher {
         return d
     }
 
-    /// Rule 7's outcome: the stored row takes the id when it had none, and the earlier date.
-    private func otherSource(_ other: StoredTransaction, _ incoming: Transaction, externalID: String?) -> MatchDecision {
+    /// Rule 7's outcome: the stored row takes the id when it had none, the earlier date, and the other source's
+    /// text when its statement is the newer (`textRule`).
+    private func otherSource(_ other: StoredTransaction, _ incoming: Transaction, externalID: String?,
+                             in store: some MatchCandidates) throws -> MatchDecision {
         var d = MatchDecision(.otherSource)
         if other.keys.externalID == nil, externalID != nil {
             d.rekeys = [(other.transaction.id, DedupeKeys(externalID: externalID, fingerprint: other.keys.fingerprint,
@@ -248,19 +250,56 @@ struct Matcher {
         }
         d.claimed = other.transaction.id
         if other.transaction.isOpen { d.seenOpen = [other.transaction.id] }
+        var updated = other.transaction
+        var texts = false
+        switch try textRule(incoming, row: other, in: store) {
+        case .take:
+            updated.takeText(of: incoming)
+            texts = true
+        case .restamp:
+            texts = true
+            d.restamp = other.transaction.id
+        case .keep: break
+        case .deferred: d.deferredText = (other.transaction.id, incoming)
+        }
         if incoming.isEarlier(than: other.transaction) {
             // The day it happened is the earliest day any source gives it (docs/dedupe.md).
-            var earlier = other.transaction
-            earlier.takeDate(of: incoming)
-            if earlier.postedDate == nil { earlier.postedDate = other.transaction.transactionDate }
-            d.outcome = .update(earlier, DedupeKeys(externalID: other.keys.externalID ?? externalID,
-                                                     fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
-                                valuesFromStatement: false)
+            updated.takeDate(of: incoming)
+            if updated.postedDate == nil { updated.postedDate = other.transaction.transactionDate }
+        }
+        guard updated == other.transaction else {
+            d.outcome = .update(updated, DedupeKeys(externalID: other.keys.externalID ?? externalID,
+                                                    fingerprint: other.keys.fingerprint, occurrence: other.keys.occurrence),
+                                valuesFromStatement: texts)
+            d.restamp = nil
             return d
         }
         d.listed = .init(id: other.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset,
                          sameSource: false)
         return d
+    }
+
+    enum TextRule {
+        /// The listing's text replaces the row's.
+        case take
+        /// The same words, from a newer statement: the row's text is this source's now.
+        case restamp
+        case keep
+        /// Decided when this statement's as-of time is known (`ImportSession.resolveDeferredTexts`).
+        case deferred
+    }
+
+    /// What a listing does to the text of a row that carries another source's (docs/dedupe.md, "Values"): the
+    /// newest statement's text wins; between equally old ones the greater text, so that the choice depends on the
+    /// set of statements, not on their order. Deferred while this statement's as-of time is not known (a CSV export
+    /// without `as_of`: its latest row's day, known at its end).
+    func textRule(_ listing: Transaction, row: StoredTransaction, in store: some MatchCandidates) throws -> TextRule {
+        guard let mine = statementAsOf else { return .deferred }
+        let theirs = try store.textAsOf(row) ?? .min
+        let newer = mine != theirs ? mine > theirs
+            : row.transaction.textOrder.lexicographicallyPrecedes(listing.textOrder)
+        guard newer else { return .keep }
+        return listing.sameText(as: row.transaction) ? .restamp : .take
     }
 
     /// Same transaction, maybe evolved: an update when any value differs, from a statement no older than the one
@@ -284,6 +323,22 @@ struct Matcher {
         // booked (other sources date it by that day), and re-importing the booked file changes nothing.
         if updated.postedDate == nil { updated.postedDate = stored.transaction.postedDate }
         if stored.transaction.isOpen { d.seenOpen = [stored.transaction.id] }
+        var valuesFromStatement = true
+        if !namespace.isEmpty, let source = stored.source, source != namespace {
+            // The row carries another source's text (rule 7): this listing's text replaces it only by that rule, and
+            // the row's values stay that source's unless it does.
+            switch try textRule(updated, row: stored, in: store) {
+            case .take: break
+            case .restamp: d.restamp = stored.transaction.id
+            case .keep:
+                updated.takeText(of: stored.transaction)
+                valuesFromStatement = false
+            case .deferred:
+                d.deferredText = (stored.transaction.id, updated)
+                updated.takeText(of: stored.transaction)
+                valuesFromStatement = false
+            }
+        }
         if updated == stored.transaction {
             if (stored.keys.externalID == nil && keys.externalID != nil)
                 || (stored.keys.externalID == keys.externalID && stored.keys.occurrence != keys.occurrence) {
@@ -297,7 +352,8 @@ struct Matcher {
             // text are history; it may only say the transaction happened earlier.
             return dateOnly(stored, by: updated, listing: incoming, keepPostingDay: false, into: d)
         }
-        d.outcome = .update(updated, keys, valuesFromStatement: true)
+        d.outcome = .update(updated, keys, valuesFromStatement: valuesFromStatement)
+        if valuesFromStatement { d.restamp = nil }
         return d
     }
 
@@ -386,6 +442,29 @@ extension Transaction {
         if day != otherDay { return day < otherDay }
         if transactionDate != other.transactionDate { return transactionDate < other.transactionDate }
         return (timeZoneOffset ?? Int.min) < (other.timeZoneOffset ?? Int.min)
+    }
+
+    /// Whether the texts are the same: the words, the merchant, its category code and the type read from them.
+    func sameText(as other: Transaction) -> Bool {
+        transactionDescription == other.transactionDescription
+            && originalTransactionDescription == other.originalTransactionDescription
+            && merchantName == other.merchantName && merchantCategoryCode == other.merchantCategoryCode
+            && transactionType == other.transactionType
+    }
+
+    /// Takes the other's text: the words, the merchant, its category code and the type read from them.
+    mutating func takeText(of other: Transaction) {
+        transactionDescription = other.transactionDescription
+        originalTransactionDescription = other.originalTransactionDescription
+        merchantName = other.merchantName
+        merchantCategoryCode = other.merchantCategoryCode
+        transactionType = other.transactionType
+    }
+
+    /// An order of texts, to choose between two equally new sources' whatever their order of arrival.
+    var textOrder: [String] {
+        [originalTransactionDescription, transactionDescription, merchantName ?? "",
+         merchantCategoryCode.map { String($0.rawValue) } ?? "", transactionType.name]
     }
 
     /// Takes the other's date: its instant and the offset it was given in.

@@ -142,6 +142,14 @@ extension StoreWriter {
         transactionCounts.inserted += 1
     }
 
+    /// Notes that the row's text is the current statement's too (another source listed the same words, newer):
+    /// its `values_as_of` and `source` become the statement's. Nothing a reader sees changes: no change is logged.
+    public func restampValues(ofTransaction id: UUID) throws {
+        try db.cachedStatement(sql: """
+            UPDATE txn SET values_as_of = COALESCE(?, values_as_of), source = COALESCE(?, source) WHERE id = ?
+            """).execute(arguments: [statementAsOf, recordSource, id])
+    }
+
     /// Replaces a stored transaction's values and keys (same id). Logs an update. The values are the current
     /// statement's (`statementAsOf`) unless `valuesFromStatement` is false (only the date moved, say).
     public func update(_ transaction: Transaction, keys: DedupeKeys, valuesFromStatement: Bool = true) throws {
