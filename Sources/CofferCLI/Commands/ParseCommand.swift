@@ -27,6 +27,7 @@ struct ParseCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            if let profile { try ImportCommand.checkProfile(profile, in: configuration) }
             let reader = StatementReader(configuration: configuration)
             var items: [StatementReader.Item] = []
             var output: [UInt8] = []
