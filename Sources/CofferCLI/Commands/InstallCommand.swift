@@ -48,7 +48,9 @@ struct InstallCommand: ParsableCommand {
                                       (.zsh, "zsh/site-functions", "_coffer"),
                                       (.fish, "fish/vendor_completions.d", "coffer.fish")] {
             try log.folder(prefix + "/share/" + folder)
-            try replace(prefix + "/share/\(folder)/\(name)", with: Data(CofferCommand.completionScript(for: shell).utf8), mode: 0o644, log: &log)
+            // As `coffer --generate-completion-script SHELL > FILE` writes it: ending with a newline.
+            let script = CofferCommand.completionScript(for: shell)
+            try replace(prefix + "/share/\(folder)/\(name)", with: Data((script.hasSuffix("\n") ? script : script + "\n").utf8), mode: 0o644, log: &log)
         }
         if log.changed == 0 { log.note("Nothing to do: everything installed was already up to date.") }
         if !(paths.environment["PATH"] ?? "").split(separator: ":").contains(Substring(prefix + "/bin")) {
