@@ -13,7 +13,8 @@ struct InstallCommand: ParsableCommand {
               swift build -c release && .build/release/coffer install --prefix ~/.local
             """)
 
-    @Option(help: ArgumentHelp("Where to install.", valueName: "folder")) var prefix: String = SetupPaths().home + "/.local"
+    // No default value here: it would be this user's home, written into the help and the man page.
+    @Option(help: ArgumentHelp("Where to install (default: ~/.local).", valueName: "folder")) var prefix: String?
     @Option(help: ArgumentHelp("The man page to install (default: docs/man/coffer.1 of the binary's checkout).", valueName: "file"))
     var manPage: String?
 
@@ -30,7 +31,7 @@ struct InstallCommand: ParsableCommand {
     func install() throws {
         let paths = SetupPaths()
         var log = SetupLog(home: paths.home)
-        let prefix = SetupPaths.absolute(prefix)
+        let prefix = SetupPaths.absolute(prefix ?? paths.home + "/.local")
         let binary = SetupPaths.runningBinary
 
         try log.folder(prefix + "/bin")
