@@ -45,13 +45,13 @@ struct InitCommand: AsyncParsableCommand {
             let binary = SetupPaths.runningBinary
             var failed = false
             if systemd {
-                failed = !(try installUnit(paths: paths, log: &log, binary: binary, inbox: inbox, config: config, store: explicitStore))
+                failed = !(try installUnit(paths: paths, log: &log, binary: binary, inbox: inbox, store: explicitStore))
             }
             if cron {
                 try log.folder(paths.stateFolder, "the cron job's log")
                 log.note("")
                 log.note("Add this line to your crontab (crontab -e):")
-                log.note(WatchJobs.cronLine(binary: binary, inbox: inbox, config: config, store: explicitStore,
+                log.note(WatchJobs.cronLine(binary: binary, inbox: inbox, configHome: paths.configHome, store: explicitStore,
                                             log: paths.stateFolder + "/watch.log"))
             }
             if log.changed == 0 {
@@ -66,11 +66,11 @@ struct InitCommand: AsyncParsableCommand {
 
     /// Writes the unit (unless one exists) and enables it. Returns false when systemctl is missing or failed, after
     /// saying so and printing the commands to run.
-    func installUnit(paths: SetupPaths, log: inout SetupLog, binary: String, inbox: String, config: String, store: String?) throws -> Bool {
+    func installUnit(paths: SetupPaths, log: inout SetupLog, binary: String, inbox: String, store: String?) throws -> Bool {
         let folder = paths.systemdUserFolder
         let unitPath = folder + "/" + WatchJobs.unitName
         try log.folder(folder, "systemd user units")
-        let text = WatchJobs.unit(binary: binary, inbox: inbox, config: config, store: store)
+        let text = WatchJobs.unit(binary: binary, inbox: inbox, configHome: paths.configHome, store: store)
         let wrote = try log.file(unitPath, text, "runs coffer watch on the inbox", mode: 0o644)
         if !wrote, (try? String(contentsOfFile: unitPath, encoding: .utf8)) != text {
             log.note("note: \(log.short(unitPath)) differs from what this coffer would write and is left as it is; "

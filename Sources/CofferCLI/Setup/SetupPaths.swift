@@ -17,6 +17,9 @@ struct SetupPaths {
         return home + "/" + fallback
     }
 
+    /// `$XDG_CONFIG_HOME` when it is set (to an absolute path), for the watch jobs' environment.
+    var configHome: String? { environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } }
+
     /// `$XDG_CONFIG_HOME/coffer`, else `~/.config/coffer`.
     var configFolder: String { xdg("XDG_CONFIG_HOME", ".config") + "/coffer" }
     /// `$XDG_CONFIG_HOME/systemd/user`: where systemd looks for a user's own units.

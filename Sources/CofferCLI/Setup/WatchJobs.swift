@@ -16,10 +16,13 @@ enum WatchJobs {
             : escaped
     }
 
-    /// The user unit: `binary watch inbox --log-format json --config … [--store …]`.
-    static func unit(binary: String, inbox: String, config: String, store: String?) -> String {
-        var command = [binary, "watch", inbox, "--log-format", "json", "--config", config].map(unitQuoted)
+    /// The user unit: `binary watch inbox --log-format json [--store …]`. The configuration is found where coffer
+    /// always looks (`$XDG_CONFIG_HOME/coffer`, `~/.config/coffer`), so no `--config` names it a second time;
+    /// a non-default `XDG_CONFIG_HOME` is passed on in the unit's environment (systemd's may lack it).
+    static func unit(binary: String, inbox: String, configHome: String?, store: String?) -> String {
+        var command = [binary, "watch", inbox, "--log-format", "json"].map(unitQuoted)
         if let store { command += ["--store", unitQuoted(store)] }
+        let environment = configHome.map { "Environment=\(unitQuoted("XDG_CONFIG_HOME=" + $0))\n" } ?? ""
         return """
             # systemd user unit for `coffer watch`, written by `coffer init --systemd`.
             # It imports the statements saved into \(inbox), then moves them to processed/ or failed/ there.
@@ -33,7 +36,7 @@ enum WatchJobs {
             [Service]
             Type=exec
             # Recreated if removed: coffer watch refuses an inbox that is not a folder.
-            ExecStartPre=mkdir -p \(unitQuoted(inbox))
+            \(environment)ExecStartPre=mkdir -p \(unitQuoted(inbox))
             ExecStart=\(command.joined(separator: " "))
             # SIGTERM lets the file in hand finish (it commits or rolls back), then coffer exits 0.
             KillSignal=SIGTERM
@@ -52,11 +55,12 @@ enum WatchJobs {
 
     /// The crontab line: every 15 minutes, process the inbox and run due delivery hooks, logging to the state
     /// folder (cron mails what is printed; the log keeps the per-file lines out of the mail).
-    static func cronLine(binary: String, inbox: String, config: String, store: String?, log: String) -> String {
-        var command = [binary, "watch", inbox, "--once", "--log-format", "json", "--config", config]
+    static func cronLine(binary: String, inbox: String, configHome: String?, store: String?, log: String) -> String {
+        var command = [binary, "watch", inbox, "--once", "--log-format", "json"]
         if let store { command += ["--store", store] }
+        let environment = configHome.map { ["XDG_CONFIG_HOME=" + shellQuoted($0)] } ?? []
         // cron treats % as a newline: escape it.
-        return "*/15 * * * *  " + (command.map(shellQuoted) + ["2>>" + shellQuoted(log)]).joined(separator: " ")
+        return "*/15 * * * *  " + (environment + command.map(shellQuoted) + ["2>>" + shellQuoted(log)]).joined(separator: " ")
             .replacingOccurrences(of: "%", with: "\\%")
     }
 }
