@@ -20,7 +20,9 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
     @Option(help: "Configuration folder (CSV profiles, merchant rules, institutions, account aliases).") var config: String?
-    @Option(help: "Read CSV files with this profile: an id (see config/profiles) or a profile file's path (a draft).") var profile: String?
+    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see config/profiles) or a profile file's path "
+                               + "(a draft); OFX and camt files among them are read as what they are."))
+    var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
