@@ -95,16 +95,16 @@ struct Matcher {
         if let externalID, !fresh, !beyondStored, let stored = try reissueMatch(incoming, externalID: externalID, in: store) {
             // The bank re-issued its id for a row already stored: the new id is the row's now, the old one retired
             // (so the older download is still recognised), and the statement says so once.
+            // Then it is that row listed again, reconciled with it like any listing of its id.
             var d = MatchDecision(.reissuedID)
+            var rekeyed = stored
+            rekeyed.keys = DedupeKeys(externalID: externalID, fingerprint: stored.keys.fingerprint,
+                                      occurrence: stored.keys.occurrence)
             d.retired = (stored.transaction.id, DedupeKeys(externalID: stored.keys.externalID))
-            d.rekeys = [(stored.transaction.id, DedupeKeys(externalID: externalID, fingerprint: stored.keys.fingerprint,
-                                                           occurrence: stored.keys.occurrence))]
+            d.rekeys = [(stored.transaction.id, rekeyed.keys)]
             d.claimed = stored.transaction.id
             d.matchedID = externalID
-            if stored.transaction.isOpen { d.seenOpen = [stored.transaction.id] }
-            d.listed = .init(id: stored.transaction.id, date: incoming.transactionDate, offset: incoming.timeZoneOffset,
-                             sameSource: true)
-            return d
+            return try reconcile(rekeyed, with: incoming, keys: rekeyed.keys, into: d, in: store)
         }
         if !fresh, incoming.isOpen, let booked = try bookedMatch(for: incoming, in: store) {
             // An older listing of a row stored booked: its values stay the booked ones; it may date the row earlier.
