@@ -11,11 +11,15 @@
 # Measures, each with a fresh store per run: OFX 1.02, CSV (Chase) and camt.053 first imports; a forced re-import
 # of the OFX file (through dedupe, writing nothing); and an overlapping OFX download (half its rows stored).
 # Compare user CPU as well as wall time on a shared machine. Data goes to bench-out/paired/ (kept).
+# BASE_CONFIG=DIR gives the base binary its own checkout's config folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BASE=$(realpath "$1"); NEW=$(realpath "$2"); N=${3:-100000}
 OUT=$PWD/bench-out/paired; mkdir -p "$OUT"; cd "$OUT"
 CONFIG="--config $(realpath ../../config)"
+# The base binary reads its own checkout's configuration (a newer profile may use keys it does not know):
+# BASE_CONFIG=/path/to/base/config; by default both read this checkout's.
+BCONFIG="--config ${BASE_CONFIG:-$(realpath ../../config)}"
 [[ -s ofx-$N.ofx ]] || python3 ../../scripts/gen-ofx.py --count "$N" --version 1 --out "ofx-$N.ofx" > /dev/null
 [[ -s Chase1234_Activity_$N.CSV ]] || python3 ../../scripts/gen-csv.py chase-checking "$N" "Chase1234_Activity_$N.CSV" > /dev/null
 [[ -s camt-$N.xml ]] || python3 ../../scripts/gen-camt.py "$N" "camt-$N.xml" > /dev/null
@@ -24,18 +28,18 @@ CONFIG="--config $(realpath ../../config)"
 fresh="rm -f $OUT/b.sqlite $OUT/b.sqlite-wal $OUT/b.sqlite-shm $OUT/n.sqlite $OUT/n.sqlite-wal $OUT/n.sqlite-shm"
 cat > prepare-overlap.sh << SH
 $fresh
-$BASE import $CONFIG --store $OUT/b.sqlite $OUT/overlap-a-$N.ofx
+$BASE import $BCONFIG --store $OUT/b.sqlite $OUT/overlap-a-$N.ofx
 $NEW import $CONFIG --store $OUT/n.sqlite $OUT/overlap-a-$N.ofx
 SH
 for f in "ofx-$N.ofx" "Chase1234_Activity_$N.CSV" "camt-$N.xml"; do
     hyperfine -N -r 5 -w 1 --prepare "$fresh" \
-        -n "base $f" "$BASE import $CONFIG --store $OUT/b.sqlite $OUT/$f" \
+        -n "base $f" "$BASE import $BCONFIG --store $OUT/b.sqlite $OUT/$f" \
         -n "new $f" "$NEW import $CONFIG --store $OUT/n.sqlite $OUT/$f"
 done
 sh -c "$fresh"
-"$BASE" import $CONFIG --store "$OUT/b.sqlite" "ofx-$N.ofx"; "$NEW" import $CONFIG --store "$OUT/n.sqlite" "ofx-$N.ofx"
-hyperfine -N -r 5 -w 1 -n "base --force" "$BASE import $CONFIG --force --store $OUT/b.sqlite $OUT/ofx-$N.ofx" \
+"$BASE" import $BCONFIG --store "$OUT/b.sqlite" "ofx-$N.ofx"; "$NEW" import $CONFIG --store "$OUT/n.sqlite" "ofx-$N.ofx"
+hyperfine -N -r 5 -w 1 -n "base --force" "$BASE import $BCONFIG --force --store $OUT/b.sqlite $OUT/ofx-$N.ofx" \
     -n "new --force" "$NEW import $CONFIG --force --store $OUT/n.sqlite $OUT/ofx-$N.ofx"
 hyperfine -N -r 5 --prepare "sh $OUT/prepare-overlap.sh" \
-    -n "base overlap" "$BASE import $CONFIG --store $OUT/b.sqlite $OUT/overlap-b-$N.ofx" \
+    -n "base overlap" "$BASE import $BCONFIG --store $OUT/b.sqlite $OUT/overlap-b-$N.ofx" \
     -n "new overlap" "$NEW import $CONFIG --store $OUT/n.sqlite $OUT/overlap-b-$N.ofx"
