@@ -196,6 +196,7 @@ enum Schema {
         }
         // Later migrations, in the order they were added, each file appending its own.
         registerUndoIdentityAndDayMigrations(&migrator)
+        registerFoldedTextMigration(&migrator)
         return migrator
     }
 
