@@ -144,15 +144,14 @@ extension DescriptionCleaner {
 }
 
 extension DescriptionToken {
-    /// A month and year: `03/2026`, `3.2026`, `2026-03`.
+    /// A month and year: `03/2026`, `3.2026` (not `2029-12`: DKB writes a card's expiry so).
     func isPeriod(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard letters == 0, digits == 5 || digits == 6, punctuation == 1, length == digits &+ 1 else { return false }
-        guard let split = (start..<end).first(where: { bytes[$0] == 0x2F || bytes[$0] == 0x2E || bytes[$0] == 0x2D }) else { return false }
+        guard let split = (start..<end).first(where: { bytes[$0] == 0x2F || bytes[$0] == 0x2E }) else { return false }
         let left = split &- start
         let right = end &- split &- 1
         func value(_ from: Int, _ to: Int) -> Int { (from..<to).reduce(0) { $0 &* 10 &+ Int(bytes[$1] &- 0x30) } }
         if right == 4, left <= 2 { return (1...12).contains(value(start, split)) && (1990...2099).contains(value(split &+ 1, end)) }
-        if left == 4, right == 2, bytes[split] == 0x2D { return (1990...2099).contains(value(start, split)) && (1...12).contains(value(split &+ 1, end)) }
         return false
     }
 

@@ -204,7 +204,7 @@ public struct DescriptionCleaner: Sendable {
                 } else if token.isPureDigits && (token.length <= 2 || (kept.isEmpty && token.length <= 3)) {
                     kept.add(token, asDetail: afterTag)
                 } else if !afterTag, !kept.name.isEmpty, cut == nil, token.isPureDigits || token.isHashNumber(in: bytes)
-                            || token.digits >= 5 || token.isShortDate(in: bytes) {
+                            || token.digits >= 7 || token.isShortDate(in: bytes) {
                     cut = kept.name.count
                 }
                 continue
