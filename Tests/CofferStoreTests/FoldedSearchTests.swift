@@ -61,6 +61,23 @@ import Testing
         #expect(try await found(store, "schafer") == ["Konditorei Schäfer"])
     }
 
+    /// An import folds the texts on its parsing thread (`EncodedAmounts`); a text changed after that is folded again.
+    @Test func textsChangedAfterTheirAmountsWereEncodedAreFoldedAgain() async throws {
+        let (store, _) = try makeStore()
+        let account = try addAccount(store)
+        let original = makeTransaction(account.id, "3.20", on: "2026-04-01", "Corner Bakery")
+        let amounts = EncodedAmounts(original)
+        var changed = original
+        changed.transactionDescription = "Bäckerei Köln"
+        changed.merchantName = "Bäckerei Köln"
+        try store.write { try $0.insert(changed, keys: DedupeKeys(externalID: "X1"), amounts: amounts) }
+        #expect(try await found(store, "backerei koln") == ["Bäckerei Köln"])
+        #expect(try await found(store, "corner") == ["Bäckerei Köln"], "the original description is still CORNER BAKERY")
+        try store.write { try $0.insert(makeTransaction(account.id, "4", on: "2026-04-02", "Øst Kiosk"), keys: DedupeKeys(externalID: "X2"),
+                                        amounts: EncodedAmounts(makeTransaction(account.id, "4", on: "2026-04-02", "Øst Kiosk"))) }
+        #expect(try await found(store, "ost kiosk") == ["Øst Kiosk"])
+    }
+
     @Test func theSearchAgreesWithSwiftOnEveryText() async throws {
         let (store, rows) = try storeWithTexts()
         for query in ["e", "É", "cafe ", "  koln", "oe", "o", "ı", "i", "50", "ab", "crème de"] {

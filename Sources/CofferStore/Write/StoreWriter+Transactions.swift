@@ -132,7 +132,7 @@ extension StoreWriter {
         try s.bind(23, seq)
         try s.bind(24, statementAsOf)
         try s.bind(25, recordSource)
-        try s.bind(26, Rows.foldedText(t))
+        try s.bind(26, amounts.foldedText(of: t))
         try s.step()
         transactionCounts.inserted += 1
     }
