@@ -1,4 +1,4 @@
-import CofferModel
+@testable import CofferModel
 import Foundation
 import Testing
 
@@ -40,5 +40,21 @@ import Testing
         #expect(t.matchesSearchText("baeckerei"))
         #expect(t.matchesSearchText("BACKWAREN"))
         #expect(!t.matchesSearchText("korner kartenzahlung"))
+    }
+}
+
+/// The fast paths (ASCII, Latin-1 by table) fold exactly as Foundation's folding with Coffer's letters does.
+@Suite struct SearchFoldingFastPathTests {
+    @Test func everyLatin1LetterFoldsAsFoundationFoldsIt() {
+        for value in UInt32(0xA0)...0xFF {
+            let letter = String(Character(Unicode.Scalar(value)!))
+            for text in [letter, "x" + letter + "Y", letter + letter.uppercased() + " " + letter] {
+                #expect(SearchFolding.fold(text) == SearchFolding.foldWithFoundation(text), "U+\(String(value, radix: 16)) in \(text)")
+            }
+        }
+        for text in ["Bäckerei Schäfer Filiale 12", "MÜLLER & SÖHNE GMBH", "Crème brûlée  à\u{00A0}Paris", "Ærø Øst Ål",
+                     "Straße\tNr.\n5", "Café°", "€ 5", "İzmir", "ÿ", "\u{7F}x"] {
+            #expect(SearchFolding.fold(text) == SearchFolding.foldWithFoundation(text), "\(text)")
+        }
     }
 }
