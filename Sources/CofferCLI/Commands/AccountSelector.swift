@@ -1,7 +1,9 @@
 import Coffer
 import Foundation
 
-/// Finds the account a `--account` value names: its UUID, the last digits of its number, or part of its name.
+/// Finds the account a `--account` value names: its UUID, the last digits of its number, or part of its name
+/// (else of its institution's name), ignoring case and diacritics (`SearchFolding`: `koln` finds "Girokonto
+/// Köln", `SPARKASSE` finds "Stadtsparkasse Düsseldorf").
 enum AccountSelector {
     /// The accounts a repeatable `--account` names: each value may be a comma list (`--account 1234,Savings
     /// --account Visa`); each part must name exactly one account. Nil when none was given.
@@ -31,7 +33,10 @@ enum AccountSelector {
             return m.uppercased().hasSuffix(String(digits.suffix(4)).uppercased())
         }
         if hits.isEmpty {
-            hits = accounts.filter { $0.displayName.range(of: text, options: .caseInsensitive) != nil }
+            hits = accounts.filter { SearchFolding.contains($0.displayName, text) }
+        }
+        if hits.isEmpty {
+            hits = accounts.filter { SearchFolding.contains($0.institutionName, text) }
         }
         switch hits.count {
         case 1: return hits[0]

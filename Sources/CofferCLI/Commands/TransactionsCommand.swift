@@ -24,7 +24,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     @Option(help: "Statuses: authorized, booked, memo, pending, rejected.") var status: String?
     @Option(help: "Transaction types, e.g. pointOfSale,atm,directDebit.") var type: String?
     @Option(help: "Merchant category codes, e.g. 5411,5814.") var mcc: String?
-    @Option(help: "Text in the description, original description or merchant (ignores case).") var text: String?
+    @Option(help: "Text in the description, original description or merchant (ignores case and accents: muller finds Müller).") var text: String?
     @Option(help: "Smallest amount (positive, as stored).") var min: String?
     @Option(help: "Largest amount.") var max: String?
     @Option(help: "date, amount or posted; add :desc for descending (amount:desc, or --sort=-amount).") var sort: String = "date"

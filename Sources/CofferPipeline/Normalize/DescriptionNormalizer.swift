@@ -33,7 +33,8 @@ public struct NormalizedDescription: Hashable, Sendable {
 ///   rule's `type` replaces an inferred `.pointOfSale` or `.unknown`.
 /// - Merchant: the rule's canonical name, else the feed's merchant column cleaned, else the cleaned text;
 ///   none when the text says it is a transfer, fee, interest, salary or cash (and then no rule applies either).
-/// - Display: the rule's name when a rule matched, else the cleaned text.
+/// - Display: the rule's name when a rule matched (with the details the text gave: invoice, contract or policy
+///   numbers, counters), else the cleaned text.
 public struct DescriptionNormalizer: Sendable {
     public let cleaner: DescriptionCleaner
     public let rules: MerchantRules
@@ -66,7 +67,7 @@ public struct DescriptionNormalizer: Sendable {
     public func normalize(text: String, typeText: String? = nil, feedMerchant: String? = nil,
                           feedMCC: MerchantCategoryCode? = nil, category: String? = nil, typeCode: String? = nil,
                           feedType: TransactionType? = nil, indicator: CreditDebitIndicator) -> NormalizedDescription {
-        let cleaned = cleaner.clean(text)
+        let cleaned = cleaner.cleanDescription(text)
         let isMerchant = cleaned.merchant != nil || (cleaned.display.isEmpty && feedMerchant != nil)
         let rule = isMerchant ? rules.match(raw: text, cleaned: cleaned.display) : nil
         var merchant: String?
@@ -85,7 +86,9 @@ public struct DescriptionNormalizer: Sendable {
                                                   hasMerchant: rule != nil, mcc: mcc)
             if let ruleType = rule?.transactionType, type == .unknown || type == .pointOfSale { type = ruleType }
         }
-        return NormalizedDescription(display: rule?.name ?? cleaned.display, merchantName: merchant,
+        // A rule names the merchant; the details the text gave (an invoice number, a counter) stay after it.
+        let display = rule.map { cleaned.details.isEmpty ? $0.name : $0.name + " " + cleaned.details } ?? cleaned.display
+        return NormalizedDescription(display: display, merchantName: merchant,
                                      merchantCategoryCode: mcc, transactionType: type)
     }
 }

@@ -149,7 +149,7 @@ extension StoreWriter {
                                      "foreign_currency_code", "exchange_rate", "indicator", "description",
                                      "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
                                      "posted_date", "external_id", "fingerprint", "occurrence", "created_seq",
-                                     "utc_offset", "local_day", "values_as_of", "source"]
+                                     "utc_offset", "local_day", "values_as_of", "source", "folded_text"]
     /// The columns history tells about (not the dedupe keys or the sequence of creation); the local day follows
     /// from the date and the offset.
     private static let txnContent = Array(1...16) + [offsetColumn]

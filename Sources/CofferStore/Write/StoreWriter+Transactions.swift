@@ -122,8 +122,8 @@ extension StoreWriter {
         if insertStatement == nil {
             insertStatement = try BoundStatement(db, sql: """
                 INSERT INTO txn(\(Rows.transactionColumns), local_day, amount_scaled, external_id, fingerprint, occurrence,
-                                created_seq, values_as_of, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                created_seq, values_as_of, source, folded_text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         }
         let s = insertStatement!
@@ -138,6 +138,7 @@ extension StoreWriter {
         try s.bind(23, seq)
         try s.bind(24, statementAsOf)
         try s.bind(25, recordSource)
+        try s.bind(26, amounts.foldedText(of: t))
         try s.step()
         transactionCounts.inserted += 1
     }
@@ -161,13 +162,13 @@ extension StoreWriter {
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
         args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence),
                                  Rows.dv(valuesFromStatement ? statementAsOf : nil),
-                                 Rows.dv(valuesFromStatement ? recordSource : nil), id])
+                                 Rows.dv(valuesFromStatement ? recordSource : nil), Rows.foldedText(transaction).databaseValue, id])
         try db.cachedStatement(sql: """
             UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
             exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
             type = ?, status = ?, transaction_date = ?, posted_date = ?, utc_offset = ?, local_day = ?, amount_scaled = ?,
             external_id = ?, fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of),
-            source = COALESCE(?, source) WHERE id = ?
+            source = COALESCE(?, source), folded_text = ? WHERE id = ?
             """).execute(arguments: StatementArguments(args))
         transactionCounts.updated += 1
     }
