@@ -19,7 +19,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
-    @Option(help: "Configuration folder (CSV profiles, merchant rules, institutions, account aliases).") var config: String?
+    @OptionGroup var configOptions: ConfigOptions
     @Option(help: "Read CSV files with this profile: an id (see config/profiles) or a profile file's path (a draft).") var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
@@ -53,7 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
         var failed = false
         try await guarded {
             let files = try Importer.expand(paths)
-            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let configuration = try configOptions.load()
             let store = try storeOptions.open(.readWrite)
             let importer = Importer(store: store, configuration: configuration)
             var choice: ImportOptions.AccountChoice?

@@ -15,7 +15,7 @@ struct ParseCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns.") var paths: [String]
-    @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
+    @OptionGroup var configOptions: ConfigOptions
     @Option(help: "Read CSV files with this profile: an id (see config/profiles) or a profile file's path (a draft).") var profile: String?
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
@@ -26,7 +26,7 @@ struct ParseCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let configuration = try configOptions.load()
             let reader = StatementReader(configuration: configuration)
             var items: [StatementReader.Item] = []
             var output: [UInt8] = []

@@ -19,6 +19,8 @@ public struct CofferConfiguration: Sendable {
     public var institutions: InstitutionTable
     /// Identities the person says belong to a stored account.
     public var accountAliases: [AccountAliasRule]
+    /// Where each item came from, and warnings about the layers (filled by `load(layers:)`).
+    public var report = ConfigurationReport()
 
     public init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer,
                 institutions: InstitutionTable = .empty, accountAliases: [AccountAliasRule] = []) {
@@ -29,7 +31,8 @@ public struct CofferConfiguration: Sendable {
         self.accountAliases = accountAliases
     }
 
-    /// Loads everything under `directory`; nil gives an empty configuration (no CSV profiles, no rules).
+    /// Loads everything under `directory` alone (no built-in defaults, no other layer); nil gives an empty
+    /// configuration (no CSV profiles, no rules). Coffer's commands use `standard(directories:)`, which layers.
     public static func load(directory: String?) throws -> CofferConfiguration {
         guard let directory else {
             return CofferConfiguration(directory: nil, profiles: CSVProfileSet(profiles: []), normalizer: DescriptionNormalizer())

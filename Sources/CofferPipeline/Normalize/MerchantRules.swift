@@ -1,4 +1,21 @@
 import CofferModel
+import Foundation
+
+/// What a merchant rule's conditions are checked against besides the text: the transaction's amount and direction,
+/// and which rules its account meets (`MerchantRules.accountMatches(id:names:)`, worked out once per statement).
+public struct MerchantRuleContext: Sendable {
+    public var amount: Decimal
+    public var indicator: CreditDebitIndicator
+    /// Per rule, by its index in `MerchantRules.rules`: whether the account meets the rule's `account`. Empty when the
+    /// account is not known: then no rule with an `account` applies.
+    public var accountMatches: [Bool]
+
+    public init(amount: Decimal, indicator: CreditDebitIndicator, accountMatches: [Bool] = []) {
+        self.amount = amount
+        self.indicator = indicator
+        self.accountMatches = accountMatches
+    }
+}
 
 /// A set of merchant rules, compiled for matching in one pass over the text.
 ///
@@ -12,7 +29,8 @@ import CofferModel
 /// Every pattern of every rule goes into one Aho–Corasick automaton (`PhraseAutomaton`), so a match costs one
 /// pass over the cleaned text (and, when nothing matched there, one over the raw text) however many rules there
 /// are. When several patterns match, the longest wins (`whole foods market` beats `whole foods`); between equal
-/// lengths, the rule listed first.
+/// lengths, the rule listed first. A pattern of a rule with conditions (amount, direction, account) counts only
+/// when the transaction meets them, so another rule's shorter pattern can win instead.
 public struct MerchantRules: Sendable {
     /// The rules in priority order.
     public let rules: [MerchantRule]
@@ -21,6 +39,10 @@ public struct MerchantRules: Sendable {
     private let phraseRule: [Int32]
     private let phraseLength: [Int32]
     private let phraseField: [MerchantRule.Field]
+    /// Per rule: whether it has conditions besides its text.
+    private let conditional: [Bool]
+    /// Rules with conditions and no pattern, in priority order: tried when no pattern matched.
+    private let textless: [Int]
 
     /// No rules: `match` always returns nil.
     public static let empty = MerchantRules([])
@@ -45,49 +67,107 @@ public struct MerchantRules: Sendable {
         self.phraseRule = phraseRule
         self.phraseLength = phrases.map { Int32($0.count) }
         self.phraseField = phraseField
+        self.conditional = rules.map(\.hasConditions)
+        self.textless = rules.indices.filter { !rules[$0].hasPatterns && rules[$0].hasConditions }
     }
 
-    /// The user's rules before the defaults: a user rule with a default's name (ignoring case) replaces it.
+    /// The user's rules before the defaults: a user rule with a default's id (or name, ignoring case) replaces it.
     public init(defaults: [MerchantRule], overrides: [MerchantRule]) {
         let replaced = Set(overrides.map { $0.name.lowercased() })
-        self.init(overrides + defaults.filter { !replaced.contains($0.name.lowercased()) })
+        let replacedIDs = Set(overrides.map(\.id))
+        self.init(overrides + defaults.filter { !replaced.contains($0.name.lowercased()) && !replacedIDs.contains($0.id) })
     }
 
-    /// The rule that names the merchant of this text, or nil.
-    public func match(raw: String, cleaned: String) -> MerchantRule? {
-        if let index = best(in: cleaned, skipping: .raw) { return rules[index] }
-        if let index = best(in: raw, skipping: .cleaned) { return rules[index] }
+    /// The rule that names the merchant of this text, or nil. Without a context, rules with conditions never apply.
+    public func match(raw: String, cleaned: String, context: MerchantRuleContext? = nil) -> MerchantRule? {
+        matchIndex(raw: raw, cleaned: cleaned, context: context).map { rules[$0] }
+    }
+
+    /// The index in `rules` of the rule that names the merchant of this text, or nil.
+    public func matchIndex(raw: String, cleaned: String, context: MerchantRuleContext? = nil) -> Int? {
+        if let index = best(in: cleaned, skipping: .raw, context: context) { return index }
+        if let index = best(in: raw, skipping: .cleaned, context: context) { return index }
+        if let context {
+            for index in textless where meets(index, context) { return index }
+        }
         return nil
     }
 
-    private func best(in text: String, skipping field: MerchantRule.Field) -> Int? {
+    /// Per rule: whether an account with this id and these names (display name, description) meets its `account`.
+    /// A rule without `account` is met by every account.
+    public func accountMatches(id: UUID, names: [String]) -> [Bool] {
+        let idText = id.uuidString.lowercased()
+        let folded = Set(names.map(Self.foldedName).filter { !$0.isEmpty })
+        return rules.map { rule in
+            rule.accounts.isEmpty || rule.accounts.contains { selector in
+                selector.lowercased() == idText || folded.contains(Self.foldedName(selector))
+            }
+        }
+    }
+
+    /// An account name as rules compare it: case, accents and spaces at the ends ignored.
+    static func foldedName(_ name: String) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    private func meets(_ index: Int, _ context: MerchantRuleContext) -> Bool {
+        let rule = rules[index]
+        if !rule.accounts.isEmpty {
+            guard index < context.accountMatches.count, context.accountMatches[index] else { return false }
+        }
+        return rule.accepts(amount: context.amount, indicator: context.indicator)
+    }
+
+    private func best(in text: String, skipping field: MerchantRule.Field, context: MerchantRuleContext?) -> Int? {
         phraseRule.withUnsafeBufferPointer { rule in
             phraseLength.withUnsafeBufferPointer { length in
                 phraseField.withUnsafeBufferPointer { fieldOf in
-                    var visitor = Longest(rule: rule, length: length, field: fieldOf, skipping: field)
-                    automaton.scan(text, &visitor)
-                    return visitor.best < 0 ? nil : Int(rule[visitor.best])
+                    conditional.withUnsafeBufferPointer { conditional in
+                        var visitor = Longest(rules: self, rule: rule, length: length, field: fieldOf,
+                                              conditional: conditional, context: context, skipping: field)
+                        automaton.scan(text, &visitor)
+                        return visitor.best < 0 ? nil : Int(rule[visitor.best])
+                    }
                 }
             }
         }
     }
 
-    /// Keeps the longest phrase found (the earlier rule between equal lengths).
+    /// Keeps the longest phrase found (the earlier rule between equal lengths) whose rule's conditions are met.
     private struct Longest: PhraseVisitor {
+        let rules: MerchantRules
         let rule: UnsafeBufferPointer<Int32>
         let length: UnsafeBufferPointer<Int32>
         let field: UnsafeBufferPointer<MerchantRule.Field>
+        let conditional: UnsafeBufferPointer<Bool>
+        let context: MerchantRuleContext?
         let skipping: MerchantRule.Field
         var best = -1
         var bestLength: Int32 = 0
 
+        init(rules: MerchantRules, rule: UnsafeBufferPointer<Int32>, length: UnsafeBufferPointer<Int32>,
+             field: UnsafeBufferPointer<MerchantRule.Field>, conditional: UnsafeBufferPointer<Bool>,
+             context: MerchantRuleContext?, skipping: MerchantRule.Field) {
+            self.rules = rules
+            self.rule = rule
+            self.length = length
+            self.field = field
+            self.conditional = conditional
+            self.context = context
+            self.skipping = skipping
+        }
+
         mutating func found(_ phrase: Int) {
             guard field[phrase] != skipping else { return }
             let candidate = length[phrase]
-            if candidate > bestLength || (candidate == bestLength && rule[phrase] < rule[best]) {
-                best = phrase
-                bestLength = candidate
+            guard candidate > bestLength || (candidate == bestLength && rule[phrase] < rule[best]) else { return }
+            let index = Int(rule[phrase])
+            if conditional[index] {
+                guard let context, rules.meets(index, context) else { return }
             }
+            best = phrase
+            bestLength = candidate
         }
     }
 }
