@@ -34,16 +34,7 @@ public struct MerchantRuleUsage: Sendable, Hashable {
             matchesByAccount[account.id] = rules.accountMatches(
                 id: account.id, names: [account.displayName] + (account.accountDescription.map { [$0] } ?? []))
         }
-        // The rules with conditions, each alone and without them: what their text finds.
-        let conditional = rules.rules.indices.filter { rules.rules[$0].hasConditions && rules.rules[$0].hasPatterns }
-        let textOnly = MerchantRules(conditional.map { index -> MerchantRule in
-            var rule = rules.rules[index]
-            rule.minimumAmount = nil
-            rule.maximumAmount = nil
-            rule.direction = nil
-            rule.accounts = []
-            return rule
-        })
+        let conditional = Set(rules.rules.indices.filter { rules.rules[$0].hasConditions && rules.rules[$0].hasPatterns })
         var counts = [Int](repeating: 0, count: rules.rules.count)
         var textCounts = [Int](repeating: 0, count: rules.rules.count)
         var cleaned: [String: String] = [:]
@@ -58,8 +49,8 @@ public struct MerchantRuleUsage: Sendable, Hashable {
                                               indicator: transaction.creditDebitIndicator,
                                               accountMatches: matchesByAccount[transaction.accountID] ?? [])
             if let index = rules.matchIndex(raw: raw, cleaned: display, context: context) { counts[index] += 1 }
-            if !conditional.isEmpty, let index = textOnly.matchIndex(raw: raw, cleaned: display) {
-                textCounts[conditional[index]] += 1
+            if !conditional.isEmpty {
+                for index in rules.rulesMentioned(raw: raw, cleaned: display) where conditional.contains(index) { textCounts[index] += 1 }
             }
         }
         let accountNames = Set(accounts.flatMap { [$0.id.uuidString.lowercased(), MerchantRules.foldedName($0.displayName)]

@@ -35,10 +35,14 @@ public struct MerchantRules: Sendable {
     /// The rules in priority order.
     public let rules: [MerchantRule]
     private let automaton: PhraseAutomaton
-    /// Per phrase: its rule, its length in symbols, and the field it applies to.
-    private let phraseRule: [Int32]
+    /// Per phrase: its length in symbols and its first candidate. A phrase several rules share (`rent` in two rules
+    /// for different amounts) is one phrase of the automaton with a chain of candidates, in rule order.
     private let phraseLength: [Int32]
-    private let phraseField: [MerchantRule.Field]
+    private let phraseFirst: [Int32]
+    /// Per candidate: its rule, the field it applies to, the next candidate of the same phrase (or -1).
+    private let candidateRule: [Int32]
+    private let candidateField: [MerchantRule.Field]
+    private let candidateNext: [Int32]
     /// Per rule: whether it has conditions besides its text.
     private let conditional: [Bool]
     /// Rules with conditions and no pattern, in priority order: tried when no pattern matched.
@@ -50,23 +54,40 @@ public struct MerchantRules: Sendable {
     /// Compiles `rules`; earlier rules win ties.
     public init(_ rules: [MerchantRule]) {
         var phrases: [[UInt8]] = []
-        var phraseRule: [Int32] = []
-        var phraseField: [MerchantRule.Field] = []
+        var phraseIndex: [[UInt8]: Int] = [:]
+        var phraseFirst: [Int32] = []
+        var phraseLast: [Int32] = []
+        var candidateRule: [Int32] = []
+        var candidateField: [MerchantRule.Field] = []
+        var candidateNext: [Int32] = []
         for (index, rule) in rules.enumerated() {
             let anchored = rule.prefixes.map { (text: $0, anchored: true) }
             for pattern in rule.contains.map({ (text: $0, anchored: false) }) + anchored {
                 let body = TextFolding.symbols(of: pattern.text)
                 guard !body.isEmpty else { continue }
-                phrases.append((pattern.anchored ? [TextFolding.start] : []) + [TextFolding.space] + body + [TextFolding.space])
-                phraseRule.append(Int32(index))
-                phraseField.append(rule.field)
+                let phrase = (pattern.anchored ? [TextFolding.start] : []) + [TextFolding.space] + body + [TextFolding.space]
+                let candidate = Int32(candidateRule.count)
+                candidateRule.append(Int32(index))
+                candidateField.append(rule.field)
+                candidateNext.append(-1)
+                if let existing = phraseIndex[phrase] {
+                    candidateNext[Int(phraseLast[existing])] = candidate
+                    phraseLast[existing] = candidate
+                } else {
+                    phraseIndex[phrase] = phrases.count
+                    phrases.append(phrase)
+                    phraseFirst.append(candidate)
+                    phraseLast.append(candidate)
+                }
             }
         }
         self.rules = rules
         self.automaton = PhraseAutomaton(phrases: phrases)
-        self.phraseRule = phraseRule
         self.phraseLength = phrases.map { Int32($0.count) }
-        self.phraseField = phraseField
+        self.phraseFirst = phraseFirst
+        self.candidateRule = candidateRule
+        self.candidateField = candidateField
+        self.candidateNext = candidateNext
         self.conditional = rules.map(\.hasConditions)
         self.textless = rules.indices.filter { !rules[$0].hasPatterns && rules[$0].hasConditions }
     }
@@ -91,6 +112,36 @@ public struct MerchantRules: Sendable {
             for index in textless where meets(index, context) { return index }
         }
         return nil
+    }
+
+    /// Every rule one of whose patterns this text has (in the text the rule looks at), whatever its conditions and
+    /// whichever would win: what `MerchantRuleUsage` counts as a rule's text matching.
+    public func rulesMentioned(raw: String, cleaned: String) -> Set<Int> {
+        var found = Set<Int>()
+        for (text, skipping) in [(cleaned, MerchantRule.Field.raw), (raw, .cleaned)] {
+            var visitor = Every(skipping: skipping, phraseFirst: phraseFirst, candidateRule: candidateRule,
+                                candidateField: candidateField, candidateNext: candidateNext)
+            automaton.scan(text, &visitor)
+            found.formUnion(visitor.rules)
+        }
+        return found
+    }
+
+    private struct Every: PhraseVisitor {
+        let skipping: MerchantRule.Field
+        let phraseFirst: [Int32]
+        let candidateRule: [Int32]
+        let candidateField: [MerchantRule.Field]
+        let candidateNext: [Int32]
+        var rules = Set<Int>()
+
+        mutating func found(_ phrase: Int) {
+            var candidate = Int(phraseFirst[phrase])
+            while candidate >= 0 {
+                if candidateField[candidate] != skipping { rules.insert(Int(candidateRule[candidate])) }
+                candidate = Int(candidateNext[candidate])
+            }
+        }
     }
 
     /// Per rule: whether an account with this id and these names (display name, description) meets its `account`.
@@ -120,14 +171,18 @@ public struct MerchantRules: Sendable {
     }
 
     private func best(in text: String, skipping field: MerchantRule.Field, context: MerchantRuleContext?) -> Int? {
-        phraseRule.withUnsafeBufferPointer { rule in
-            phraseLength.withUnsafeBufferPointer { length in
-                phraseField.withUnsafeBufferPointer { fieldOf in
-                    conditional.withUnsafeBufferPointer { conditional in
-                        var visitor = Longest(rules: self, rule: rule, length: length, field: fieldOf,
-                                              conditional: conditional, context: context, skipping: field)
-                        automaton.scan(text, &visitor)
-                        return visitor.best < 0 ? nil : Int(rule[visitor.best])
+        phraseLength.withUnsafeBufferPointer { length in
+            phraseFirst.withUnsafeBufferPointer { first in
+                candidateRule.withUnsafeBufferPointer { rule in
+                    candidateField.withUnsafeBufferPointer { fieldOf in
+                        candidateNext.withUnsafeBufferPointer { next in
+                            conditional.withUnsafeBufferPointer { conditional in
+                                var visitor = Longest(rules: self, length: length, first: first, rule: rule, field: fieldOf,
+                                                      next: next, conditional: conditional, context: context, skipping: field)
+                                automaton.scan(text, &visitor)
+                                return visitor.best < 0 ? nil : Int(rule[visitor.best])
+                            }
+                        }
                     }
                 }
             }
@@ -137,37 +192,49 @@ public struct MerchantRules: Sendable {
     /// Keeps the longest phrase found (the earlier rule between equal lengths) whose rule's conditions are met.
     private struct Longest: PhraseVisitor {
         let rules: MerchantRules
-        let rule: UnsafeBufferPointer<Int32>
         let length: UnsafeBufferPointer<Int32>
+        let first: UnsafeBufferPointer<Int32>
+        let rule: UnsafeBufferPointer<Int32>
         let field: UnsafeBufferPointer<MerchantRule.Field>
+        let next: UnsafeBufferPointer<Int32>
         let conditional: UnsafeBufferPointer<Bool>
         let context: MerchantRuleContext?
         let skipping: MerchantRule.Field
+        /// The best candidate so far, or -1.
         var best = -1
         var bestLength: Int32 = 0
 
-        init(rules: MerchantRules, rule: UnsafeBufferPointer<Int32>, length: UnsafeBufferPointer<Int32>,
-             field: UnsafeBufferPointer<MerchantRule.Field>, conditional: UnsafeBufferPointer<Bool>,
-             context: MerchantRuleContext?, skipping: MerchantRule.Field) {
+        init(rules: MerchantRules, length: UnsafeBufferPointer<Int32>, first: UnsafeBufferPointer<Int32>,
+             rule: UnsafeBufferPointer<Int32>, field: UnsafeBufferPointer<MerchantRule.Field>, next: UnsafeBufferPointer<Int32>,
+             conditional: UnsafeBufferPointer<Bool>, context: MerchantRuleContext?, skipping: MerchantRule.Field) {
             self.rules = rules
-            self.rule = rule
             self.length = length
+            self.first = first
+            self.rule = rule
             self.field = field
+            self.next = next
             self.conditional = conditional
             self.context = context
             self.skipping = skipping
         }
 
         mutating func found(_ phrase: Int) {
-            guard field[phrase] != skipping else { return }
-            let candidate = length[phrase]
-            guard candidate > bestLength || (candidate == bestLength && rule[phrase] < rule[best]) else { return }
-            let index = Int(rule[phrase])
-            if conditional[index] {
-                guard let context, rules.meets(index, context) else { return }
+            let candidateLength = length[phrase]
+            guard candidateLength >= bestLength else { return }
+            var candidate = Int(first[phrase])
+            while candidate >= 0 {
+                defer { candidate = Int(next[candidate]) }
+                guard field[candidate] != skipping,
+                      candidateLength > bestLength || rule[candidate] < rule[best] else { continue }
+                let index = Int(rule[candidate])
+                if conditional[index] {
+                    guard let context, rules.meets(index, context) else { continue }
+                }
+                best = candidate
+                bestLength = candidateLength
+                // Candidates come in rule order: the first that qualifies is the best of this phrase.
+                return
             }
-            best = phrase
-            bestLength = candidate
         }
     }
 }
