@@ -9,7 +9,8 @@ import Foundation
 ///
 /// For example:
 /// ```swift
-/// let configuration = try CofferConfiguration.load(directory: CofferConfiguration.defaultDirectory())
+/// let configuration = try CofferConfiguration.standard()                 // built-in, ~/.config/coffer, $COFFER_CONFIG
+/// let one = try CofferConfiguration.load(directory: "config")          // one folder alone
 /// ```
 public struct CofferConfiguration: Sendable {
     public var directory: String?
@@ -57,8 +58,9 @@ public struct CofferConfiguration: Sendable {
                                    institutions: institutions, accountAliases: aliases)
     }
 
-    /// Where configuration is looked for: `$COFFER_CONFIG`, else `./config` when it holds profiles, else
-    /// `$XDG_CONFIG_HOME/coffer` (`~/.config/coffer`) when it exists; nil when none does.
+    /// The one folder versions before configuration layers read: `$COFFER_CONFIG`, else `./config` when it holds
+    /// profiles, else `$XDG_CONFIG_HOME/coffer` (`~/.config/coffer`) when it exists; nil when none does. Coffer's
+    /// commands now read `standard(directories:)`, the built-in defaults with these folders layered over them.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
                                         currentDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
         if let explicit = environment["COFFER_CONFIG"], !explicit.isEmpty { return explicit }

@@ -46,8 +46,9 @@ accounts: []
 #
 # Lookups ignore case, accents, punctuation, spaces and the words "and"/"und", so "Food & Drink",
 # "FOOD_AND_DRINK" and "food and drink" are the same key. A feed's own MCC always wins over this table; this
-# table wins over merchant rules. Your own categories file (given to Coffer by path) adds words and overrides
-# these.
+# table wins over merchant rules. This table is built into coffer; categories.yaml in your configuration folder
+# (~/.config/coffer, or a --config DIR) adds words and overrides these, and disable.yaml (disable: [category:Gas])
+# removes one.
 version: 1
 categories:
   # Apple Card
@@ -191,8 +192,10 @@ categories:
 #                                            #   eight characters are compared, so DEUTDEFF500 is DEUTDEFF
 # An entry needs an id and at least one of names, ofx, bank_ids, bic. A name or id may belong to one entry only.
 #
-# Your own entries go in institutions.local.yaml beside this file, in the same format. An entry there with an
-# id listed here extends it (more names, pairs, ids); a new id adds an institution. For example:
+# These entries are built into coffer. Your own go in institutions.yaml (or institutions.local.yaml) of your
+# configuration folder (~/.config/coffer, or a --config DIR), in the same format. An entry there with an id listed
+# here extends it (more names, pairs, ids); a new id adds an institution; disable.yaml (disable:
+# [institution:chase]) removes one of these. For example:
 #   version: 1
 #   institutions:
 #     - id: amex
@@ -294,15 +297,26 @@ institutions:
 #     prefix: [sbux]             # word sequences the text must start with (a text or a list)
 #     type: pointOfSale          # a FinanceKit TransactionType case name the merchant implies (optional)
 #     on: any                    # which text: any (cleaned first, then raw; default), cleaned, or raw
-# A rule needs a name and at least one 'contains' or 'prefix' pattern.
+#     id: starbucks              # what a later layer overrides or disables it by (optional; default: made from
+#                                #   the name, lower-case words joined by '-': "Trader Joe's" is trader-joes)
+#     amount: {min: 1, max: 50}  # only these amounts (positive magnitudes, inclusive; or one exact amount: 4.95)
+#     direction: debit           # only debits (money out) or only credits (money in)
+#     account: [Checking]        # only these accounts: an id or a display name, as `coffer accounts` prints them
+# A rule needs a name and at least one 'contains' or 'prefix' pattern, or an 'account' or 'amount' (then it applies
+# to every transaction that meets them, when no other rule's words matched).
 #
 # Matching ignores case, accents (é = e, ü = u, ß = ss), apostrophes (mcdonalds = McDONALD'S) and
 # punctuation (apple com bill = APPLE.COM/BILL), and is by whole words: 'shell' does not match SHELLFISH.
 # The cleaned text has processor prefixes (SQ *, TST*, PAYPAL *), store numbers and places removed.
 # When several patterns match, the longest wins; between equal lengths, the rule listed first.
 #
-# Your own rules file (given to Coffer by path) is read before this one: a rule there with the same name as a
-# rule here replaces it, and new names add merchants.
+# A rule applies to any transaction's text (a payroll credit, a transfer), not only to purchases.
+#
+# These rules are built into coffer. Your own go in merchants.yaml of your configuration folder
+# (~/.config/coffer, or a --config DIR): they are tried before these, a rule there with the id of one here
+# replaces it, new ids add merchants, and disable.yaml (disable: [starbucks]) turns one of these off.
+# `coffer config show` lists every rule and the file it came from; `coffer config rules --unused` the ones that
+# match nothing stored, and why. See docs/configuration.md.
 #
 # MCCs are the codes the card networks commonly report for these merchants; a merchant may use another code
 # for some locations, and the feed's own MCC always wins over a rule. Amazon.com retail reports 5942 (its
