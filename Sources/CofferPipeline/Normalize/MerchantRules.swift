@@ -109,7 +109,7 @@ public struct MerchantRules: Sendable {
         if let index = best(in: cleaned, skipping: .raw, context: context) { return index }
         if let index = best(in: raw, skipping: .cleaned, context: context) { return index }
         if let context {
-            for index in textless where meets(index, context) { return index }
+            for index in textless where Self.meets(rules[index], index, context) { return index }
         }
         return nil
     }
@@ -162,8 +162,7 @@ public struct MerchantRules: Sendable {
             .trimmingCharacters(in: .whitespaces)
     }
 
-    private func meets(_ index: Int, _ context: MerchantRuleContext) -> Bool {
-        let rule = rules[index]
+    private static func meets(_ rule: MerchantRule, _ index: Int, _ context: MerchantRuleContext) -> Bool {
         if !rule.accounts.isEmpty {
             guard index < context.accountMatches.count, context.accountMatches[index] else { return false }
         }
@@ -177,7 +176,7 @@ public struct MerchantRules: Sendable {
                     candidateField.withUnsafeBufferPointer { fieldOf in
                         candidateNext.withUnsafeBufferPointer { next in
                             conditional.withUnsafeBufferPointer { conditional in
-                                var visitor = Longest(rules: self, length: length, first: first, rule: rule, field: fieldOf,
+                                var visitor = Longest(rules: rules, length: length, first: first, rule: rule, field: fieldOf,
                                                       next: next, conditional: conditional, context: context, skipping: field)
                                 automaton.scan(text, &visitor)
                                 return visitor.best < 0 ? nil : Int(rule[visitor.best])
@@ -191,7 +190,7 @@ public struct MerchantRules: Sendable {
 
     /// Keeps the longest phrase found (the earlier rule between equal lengths) whose rule's conditions are met.
     private struct Longest: PhraseVisitor {
-        let rules: MerchantRules
+        let rules: [MerchantRule]
         let length: UnsafeBufferPointer<Int32>
         let first: UnsafeBufferPointer<Int32>
         let rule: UnsafeBufferPointer<Int32>
@@ -204,7 +203,7 @@ public struct MerchantRules: Sendable {
         var best = -1
         var bestLength: Int32 = 0
 
-        init(rules: MerchantRules, length: UnsafeBufferPointer<Int32>, first: UnsafeBufferPointer<Int32>,
+        init(rules: [MerchantRule], length: UnsafeBufferPointer<Int32>, first: UnsafeBufferPointer<Int32>,
              rule: UnsafeBufferPointer<Int32>, field: UnsafeBufferPointer<MerchantRule.Field>, next: UnsafeBufferPointer<Int32>,
              conditional: UnsafeBufferPointer<Bool>, context: MerchantRuleContext?, skipping: MerchantRule.Field) {
             self.rules = rules
@@ -228,7 +227,7 @@ public struct MerchantRules: Sendable {
                       candidateLength > bestLength || rule[candidate] < rule[best] else { continue }
                 let index = Int(rule[candidate])
                 if conditional[index] {
-                    guard let context, rules.meets(index, context) else { continue }
+                    guard let context, MerchantRules.meets(rules[index], index, context) else { continue }
                 }
                 best = candidate
                 bestLength = candidateLength
