@@ -99,6 +99,9 @@ struct ConfigurationLayerTests {
         #expect(configuration.report.layers == ["built-in", home.path + "/coffer", first.path, second.path, environmentLayer.path])
         #expect(configuration.report.item(.rule, "cafe")?.overrides
                 == [home.path + "/coffer/merchants.yaml", first.path + "/merchants.yaml", second.path + "/merchants.yaml"])
+        // The user folder named again (as the systemd unit does) is read once.
+        #expect(try CofferConfiguration.standard(directories: [home.path + "/coffer/", first.path], environment: xdg).report.layers
+                == ["built-in", home.path + "/coffer", first.path])
         // No user folder: the built-in defaults alone; a named folder that does not exist is an error.
         #expect(try CofferConfiguration.standard(environment: ["HOME": "/nonexistent"]).report.layers == ["built-in"])
         #expect(throws: CofferError.self) { try CofferConfiguration.standard(directories: ["/nonexistent/coffer"], environment: [:]) }

@@ -65,17 +65,24 @@ public struct ConfigurationLayer: Sendable {
 
     /// The layers Coffer reads, lowest first: the built-in defaults, then `$XDG_CONFIG_HOME/coffer`
     /// (`~/.config/coffer`) when it exists, then each of `directories` in order (`--config DIR`, repeatable), then
-    /// `$COFFER_CONFIG`. A named folder that does not exist is an error; the user folder is optional.
+    /// `$COFFER_CONFIG`. A named folder that does not exist is an error; the user folder is optional; a folder named
+    /// twice is read once, at its first place.
     public static func standard(directories: [String] = [],
                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [ConfigurationLayer] {
         var layers = [builtIn]
+        // A folder named twice (the systemd unit's `--config ~/.config/coffer`, which is also the user folder) is
+        // read once, at its first place.
+        var seen = Set<String>()
+        func add(_ directory: String) throws {
+            let key = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+            guard seen.insert(key).inserted else { return }
+            layers.append(try folder(directory))
+        }
         let user = userDirectory(environment: environment)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: user, isDirectory: &isDirectory), isDirectory.boolValue {
-            layers.append(try folder(user))
-        }
-        for directory in directories { layers.append(try folder(directory)) }
-        if let explicit = environment["COFFER_CONFIG"], !explicit.isEmpty { layers.append(try folder(explicit)) }
+        if FileManager.default.fileExists(atPath: user, isDirectory: &isDirectory), isDirectory.boolValue { try add(user) }
+        for directory in directories { try add(directory) }
+        if let explicit = environment["COFFER_CONFIG"], !explicit.isEmpty { try add(explicit) }
         return layers
     }
 
