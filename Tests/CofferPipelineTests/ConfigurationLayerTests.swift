@@ -177,6 +177,12 @@ struct MerchantRuleConditionTests {
         #expect(salary.merchantName == "Globex Payroll")
         #expect(salary.display == "Globex Payroll")
         #expect(salary.transactionType == .directDeposit)
+        // A shipped rule (scope: purchases) leaves a shop's name in a payroll credit alone; a user rule does not.
+        let shop = merchant(configuration, "STARBUCKS CORP PAYROLL DIR DEP", amount: 2100, .credit)
+        #expect(shop.merchantName == nil && shop.merchantCategoryCode == nil)
+        let own = try Folder(["merchants.yaml": "merchants:\n  - {name: Starbucks Pay, contains: starbucks corp payroll}\n"])
+        #expect(merchant(try CofferConfiguration.load(layers: [.builtIn, own.layer]), "STARBUCKS CORP PAYROLL DIR DEP",
+                         amount: 2100, .credit).merchantName == "Starbucks Pay")
         // The same text as a debit is not a salary.
         #expect(merchant(configuration, "GLOBEX CORP DIR DEP 031426 PPD", amount: 3200, .debit).merchantName != "Globex Payroll")
     }

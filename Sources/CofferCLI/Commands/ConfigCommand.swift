@@ -109,7 +109,8 @@ struct ConfigCommand: AsyncParsableCommand {
                         continue
                     }
                     rows.append(Row(id: entry.rule.id, name: entry.rule.name, source: source, matches: entry.matches,
-                                    textMatches: entry.rule.hasConditions && entry.rule.hasPatterns ? entry.textMatches : nil,
+                                    textMatches: (entry.rule.hasConditions || entry.rule.purchasesOnly) && entry.rule.hasPatterns
+                                        ? entry.textMatches : nil,
                                     reasons: entry.matches == 0 ? entry.reasons : nil))
                 }
                 if format == .json {

@@ -224,6 +224,7 @@ private struct LayerLoader {
         if !rule.contains.isEmpty { parts.append("contains " + rule.contains.joined(separator: ", ")) }
         if !rule.prefixes.isEmpty { parts.append("prefix " + rule.prefixes.joined(separator: ", ")) }
         if rule.field != .any { parts.append("on \(rule.field.rawValue)") }
+        if rule.purchasesOnly { parts.append("purchases only") }
         switch (rule.minimumAmount, rule.maximumAmount) {
         case let (min?, max?) where min == max: parts.append("amount \(min)")
         case let (min?, max?): parts.append("amount \(min)–\(max)")

@@ -18,7 +18,8 @@ public struct MerchantRuleUsage: Sendable, Hashable {
     public var rule: MerchantRule
     /// The stored transactions the rule names (it won: the longest pattern, the earlier rule between equals).
     public var matches: Int
-    /// For a rule with amount, direction or account conditions: the stored transactions its text alone finds.
+    /// For a rule with amount, direction or account conditions or `scope: purchases`: the stored transactions its
+    /// words alone find.
     public var textMatches: Int
     /// Why an unused rule may not match: an account it names is not stored, its conditions exclude what its text
     /// finds, another rule takes its words first, or no stored text has its words.
@@ -34,21 +35,27 @@ public struct MerchantRuleUsage: Sendable, Hashable {
             matchesByAccount[account.id] = rules.accountMatches(
                 id: account.id, names: [account.displayName] + (account.accountDescription.map { [$0] } ?? []))
         }
-        let conditional = Set(rules.rules.indices.filter { rules.rules[$0].hasConditions && rules.rules[$0].hasPatterns })
+        // The rules that can pass over text their words match: what their words alone find is counted too.
+        let conditional = Set(rules.rules.indices.filter {
+            (rules.rules[$0].hasConditions || rules.rules[$0].purchasesOnly) && rules.rules[$0].hasPatterns
+        })
         var counts = [Int](repeating: 0, count: rules.rules.count)
         var textCounts = [Int](repeating: 0, count: rules.rules.count)
-        var cleaned: [String: String] = [:]
+        var cleaned: [String: (display: String, merchant: String?)] = [:]
         for transaction in transactions {
             let raw = transaction.originalTransactionDescription
-            let display: String
-            if let known = cleaned[raw] { display = known } else {
-                display = normalizer.cleaner.clean(raw).display
-                cleaned[raw] = display
+            let clean: (display: String, merchant: String?)
+            if let known = cleaned[raw] { clean = known } else {
+                clean = normalizer.cleaner.clean(raw)
+                cleaned[raw] = clean
             }
+            let display = clean.display
+            // As the normalizer decides it (without the feed's merchant column, which is not stored apart).
+            let isPurchase = clean.merchant != nil || (display.isEmpty && transaction.merchantName != nil)
             let context = MerchantRuleContext(amount: transaction.transactionAmount.amount,
                                               indicator: transaction.creditDebitIndicator,
                                               accountMatches: matchesByAccount[transaction.accountID] ?? [])
-            if let index = rules.matchIndex(raw: raw, cleaned: display, context: context) { counts[index] += 1 }
+            if let index = rules.matchIndex(raw: raw, cleaned: display, context: context, isPurchase: isPurchase) { counts[index] += 1 }
             if !conditional.isEmpty {
                 for index in rules.rulesMentioned(raw: raw, cleaned: display) where conditional.contains(index) { textCounts[index] += 1 }
             }
@@ -76,10 +83,13 @@ public struct MerchantRuleUsage: Sendable, Hashable {
             reasons.append("names account \(missing.map { "'\($0)'" }.joined(separator: ", ")), which is no stored "
                            + "account's id or name (see coffer accounts)")
         }
-        if rule.hasConditions && rule.hasPatterns {
-            if textMatches > 0 {
-                reasons.append("its words match \(textMatches) transaction\(textMatches == 1 ? "" : "s"), but not with its "
-                               + "amount, direction or account")
+        if rule.hasPatterns, textMatches > 0 {
+            let words = "its words match \(textMatches) transaction\(textMatches == 1 ? "" : "s")"
+            switch (rule.hasConditions, rule.purchasesOnly) {
+            case (true, false): reasons.append(words + ", but not with its amount, direction or account")
+            case (false, true): reasons.append(words + ", none of them a purchase (the rule has scope: purchases)")
+            case (true, true): reasons.append(words + ", but not with its amount, direction or account, or not as a purchase (scope: purchases)")
+            case (false, false): break
             }
         }
         // A pattern an earlier rule also has: that rule wins every tie.

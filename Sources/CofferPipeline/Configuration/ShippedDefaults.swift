@@ -323,6 +323,10 @@ institutions:
 # historical book-store code); Amazon Marketplace (AMZN Mktp) purchases are filed under 5999 (miscellaneous
 # retail) here; subscriptions use 5968.
 version: 1
+# These rules name the shops of purchases: they skip text the cleaner takes for a transfer, salary, fee, interest
+# or cash (a shop's name in a payroll credit is not that shop). A rule may say 'scope: any' to apply to all text;
+# rules in your own files apply to any text unless the file or the rule says 'scope: purchases'.
+scope: purchases
 merchants:
   # Coffee and fast food
   - {name: Starbucks, mcc: 5814, contains: [starbucks, sbux]}

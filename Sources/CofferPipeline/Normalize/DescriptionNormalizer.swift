@@ -33,7 +33,8 @@ public struct NormalizedDescription: Hashable, Sendable {
 ///   rule's `type` replaces an inferred `.pointOfSale` or `.unknown`.
 /// - Merchant: the rule's canonical name, else the feed's merchant column cleaned, else the cleaned text;
 ///   none when the text says it is a transfer, fee, interest, salary or cash and no rule matched. Rules apply to
-///   any text (a rule for a payroll credit names it), checked against the amount, direction and account too.
+///   any text (a rule for a payroll credit names it), checked against the amount, direction and account too,
+///   except those with `scope: purchases` (the shipped ones), which skip text that is not a purchase.
 /// - Display: the rule's name when a rule matched, else the cleaned text.
 public struct DescriptionNormalizer: Sendable {
     public let cleaner: DescriptionCleaner
@@ -74,7 +75,7 @@ public struct DescriptionNormalizer: Sendable {
                           context: MerchantRuleContext? = nil) -> NormalizedDescription {
         let cleaned = cleaner.clean(text)
         let isMerchant = cleaned.merchant != nil || (cleaned.display.isEmpty && feedMerchant != nil)
-        let rule = rules.match(raw: text, cleaned: cleaned.display, context: context)
+        let rule = rules.match(raw: text, cleaned: cleaned.display, context: context, isPurchase: isMerchant)
         var merchant: String?
         if let rule {
             merchant = rule.name

@@ -53,6 +53,10 @@ public struct MerchantRule: Hashable, Sendable {
     public var direction: CreditDebitIndicator?
     /// Only transactions of these accounts: an account id, or an account's display name (case and accents ignored).
     public var accounts: [String]
+    /// Only text the cleaner takes for a purchase (`scope: purchases`), not a transfer, salary, fee, interest or cash
+    /// text. The shipped rules are so (a shop's name in a payroll credit is not that shop); a rule of yours applies to
+    /// any text unless it says so.
+    public var purchasesOnly = false
 
     public init(name: String, merchantCategoryCode: MerchantCategoryCode? = nil, transactionType: TransactionType? = nil,
                 contains: [String] = [], prefixes: [String] = [], field: Field = .any, id: String? = nil,

@@ -22,12 +22,14 @@ extension MerchantRules {
             throw ConfigYAML.error("expected a mapping with a 'merchants' list at the top", at: root, file: file)
         }
         var list: Node?
+        var purchasesOnly = false
         for (key, value) in top {
             switch ConfigYAML.text(key) {
             case "merchants": list = value
             case "version": continue
+            case "scope": purchasesOnly = try scope(value, what: "'scope'", file: file)
             default:
-                throw ConfigYAML.error("unknown key '\(ConfigYAML.text(key) ?? "?")' at the top; expected 'merchants'",
+                throw ConfigYAML.error("unknown key '\(ConfigYAML.text(key) ?? "?")' at the top; expected 'merchants' (or 'scope')",
                                        at: key, file: file)
             }
         }
@@ -35,12 +37,22 @@ extension MerchantRules {
         guard case .sequence(let items) = list else {
             throw ConfigYAML.error("'merchants' must be a list of rules (each starting with '- name:')", at: list, file: file)
         }
-        return try items.enumerated().map { offset, item in try rule(item, number: offset + 1, file: file) }
+        return try items.enumerated().map { offset, item in try rule(item, number: offset + 1, purchasesOnly: purchasesOnly, file: file) }
     }
 
-    private static let keys = ["id", "name", "mcc", "contains", "prefix", "type", "on", "amount", "direction", "account"]
+    /// `scope: purchases` (only text the cleaner takes for a purchase) or `scope: any`.
+    private static func scope(_ node: Node, what: String, file: String) throws -> Bool {
+        switch ConfigYAML.text(node) {
+        case "purchases": return true
+        case "any": return false
+        default:
+            throw ConfigYAML.error("\(what) must be purchases or any, found '\(ConfigYAML.text(node) ?? "a list")'", at: node, file: file)
+        }
+    }
 
-    private static func rule(_ node: Node, number: Int, file: String) throws -> MerchantRule {
+    private static let keys = ["id", "name", "mcc", "contains", "prefix", "type", "on", "amount", "direction", "account", "scope"]
+
+    private static func rule(_ node: Node, number: Int, purchasesOnly: Bool, file: String) throws -> MerchantRule {
         guard case .mapping(let mapping) = node else {
             throw ConfigYAML.error("rule \(number): expected a mapping with 'name' and 'contains' or 'prefix'", at: node, file: file)
         }
@@ -48,6 +60,7 @@ extension MerchantRules {
         let what = name.isEmpty ? "rule \(number)" : "rule \(number) (\(name))"
         guard !name.isEmpty else { throw ConfigYAML.error("\(what): missing 'name'", at: node, file: file) }
         var rule = MerchantRule(name: name)
+        rule.purchasesOnly = purchasesOnly
         for (keyNode, value) in mapping {
             let key = ConfigYAML.text(keyNode) ?? "?"
             switch key {
@@ -60,6 +73,8 @@ extension MerchantRules {
                                            at: value, file: file)
                 }
                 rule.id = id
+            case "scope":
+                rule.purchasesOnly = try scope(value, what: "\(what): 'scope'", file: file)
             case "amount":
                 (rule.minimumAmount, rule.maximumAmount) = try amountRange(value, what: "\(what): 'amount'", file: file)
             case "direction":

@@ -43,8 +43,9 @@ public struct MerchantRules: Sendable {
     private let candidateRule: [Int32]
     private let candidateField: [MerchantRule.Field]
     private let candidateNext: [Int32]
-    /// Per rule: whether it has conditions besides its text.
+    /// Per rule: whether it has conditions besides its text, and whether it applies to purchases only.
     private let conditional: [Bool]
+    private let purchasesOnly: [Bool]
     /// Rules with conditions and no pattern, in priority order: tried when no pattern matched.
     private let textless: [Int]
 
@@ -89,6 +90,7 @@ public struct MerchantRules: Sendable {
         self.candidateField = candidateField
         self.candidateNext = candidateNext
         self.conditional = rules.map(\.hasConditions)
+        self.purchasesOnly = rules.map(\.purchasesOnly)
         self.textless = rules.indices.filter { !rules[$0].hasPatterns && rules[$0].hasConditions }
     }
 
@@ -99,17 +101,18 @@ public struct MerchantRules: Sendable {
         self.init(overrides + defaults.filter { !replaced.contains($0.name.lowercased()) && !replacedIDs.contains($0.id) })
     }
 
-    /// The rule that names the merchant of this text, or nil. Without a context, rules with conditions never apply.
-    public func match(raw: String, cleaned: String, context: MerchantRuleContext? = nil) -> MerchantRule? {
-        matchIndex(raw: raw, cleaned: cleaned, context: context).map { rules[$0] }
+    /// The rule that names the merchant of this text, or nil. Without a context, rules with conditions never apply;
+    /// `isPurchase` false (a transfer, salary, fee text) passes over the rules with `scope: purchases`.
+    public func match(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> MerchantRule? {
+        matchIndex(raw: raw, cleaned: cleaned, context: context, isPurchase: isPurchase).map { rules[$0] }
     }
 
     /// The index in `rules` of the rule that names the merchant of this text, or nil.
-    public func matchIndex(raw: String, cleaned: String, context: MerchantRuleContext? = nil) -> Int? {
-        if let index = best(in: cleaned, skipping: .raw, context: context) { return index }
-        if let index = best(in: raw, skipping: .cleaned, context: context) { return index }
+    public func matchIndex(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> Int? {
+        if let index = best(in: cleaned, skipping: .raw, context: context, isPurchase: isPurchase) { return index }
+        if let index = best(in: raw, skipping: .cleaned, context: context, isPurchase: isPurchase) { return index }
         if let context {
-            for index in textless where Self.meets(rules[index], index, context) { return index }
+            for index in textless where (isPurchase || !purchasesOnly[index]) && Self.meets(rules[index], index, context) { return index }
         }
         return nil
     }
@@ -169,17 +172,21 @@ public struct MerchantRules: Sendable {
         return rule.accepts(amount: context.amount, indicator: context.indicator)
     }
 
-    private func best(in text: String, skipping field: MerchantRule.Field, context: MerchantRuleContext?) -> Int? {
+    private func best(in text: String, skipping field: MerchantRule.Field, context: MerchantRuleContext?, isPurchase: Bool) -> Int? {
         phraseLength.withUnsafeBufferPointer { length in
             phraseFirst.withUnsafeBufferPointer { first in
                 candidateRule.withUnsafeBufferPointer { rule in
                     candidateField.withUnsafeBufferPointer { fieldOf in
                         candidateNext.withUnsafeBufferPointer { next in
                             conditional.withUnsafeBufferPointer { conditional in
-                                var visitor = Longest(rules: rules, length: length, first: first, rule: rule, field: fieldOf,
-                                                      next: next, conditional: conditional, context: context, skipping: field)
-                                automaton.scan(text, &visitor)
-                                return visitor.best < 0 ? nil : Int(rule[visitor.best])
+                                purchasesOnly.withUnsafeBufferPointer { purchasesOnly in
+                                    var visitor = Longest(rules: rules, length: length, first: first, rule: rule, field: fieldOf,
+                                                          next: next, conditional: conditional,
+                                                          excluded: isPurchase ? nil : purchasesOnly, context: context,
+                                                          skipping: field)
+                                    automaton.scan(text, &visitor)
+                                    return visitor.best < 0 ? nil : Int(rule[visitor.best])
+                                }
                             }
                         }
                     }
@@ -197,6 +204,8 @@ public struct MerchantRules: Sendable {
         let field: UnsafeBufferPointer<MerchantRule.Field>
         let next: UnsafeBufferPointer<Int32>
         let conditional: UnsafeBufferPointer<Bool>
+        /// For text that is not a purchase: per rule, whether it is for purchases only.
+        let excluded: UnsafeBufferPointer<Bool>?
         let context: MerchantRuleContext?
         let skipping: MerchantRule.Field
         /// The best candidate so far, or -1.
@@ -205,7 +214,8 @@ public struct MerchantRules: Sendable {
 
         init(rules: [MerchantRule], length: UnsafeBufferPointer<Int32>, first: UnsafeBufferPointer<Int32>,
              rule: UnsafeBufferPointer<Int32>, field: UnsafeBufferPointer<MerchantRule.Field>, next: UnsafeBufferPointer<Int32>,
-             conditional: UnsafeBufferPointer<Bool>, context: MerchantRuleContext?, skipping: MerchantRule.Field) {
+             conditional: UnsafeBufferPointer<Bool>, excluded: UnsafeBufferPointer<Bool>?, context: MerchantRuleContext?,
+             skipping: MerchantRule.Field) {
             self.rules = rules
             self.length = length
             self.first = first
@@ -213,6 +223,7 @@ public struct MerchantRules: Sendable {
             self.field = field
             self.next = next
             self.conditional = conditional
+            self.excluded = excluded
             self.context = context
             self.skipping = skipping
         }
@@ -226,6 +237,7 @@ public struct MerchantRules: Sendable {
                 guard field[candidate] != skipping,
                       candidateLength > bestLength || rule[candidate] < rule[best] else { continue }
                 let index = Int(rule[candidate])
+                if let excluded, excluded[index] { continue }
                 if conditional[index] {
                     guard let context, MerchantRules.meets(rules[index], index, context) else { continue }
                 }
