@@ -119,7 +119,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 }
                 var out: [String] = []
                 if !rows.isEmpty {
-                    out.append(Table(headers: ["ID", "NAME", "FROM", "MATCHES", unused ? "WHY IT MAY NOT MATCH" : ""], rows: rows.map {
+                    out.append(Table(headers: ["ID", "NAME", "FROM", "MATCHES", "WHY IT MAY NOT MATCH"], rows: rows.map {
                         [$0.id, $0.name, $0.source, "\($0.matches)", ($0.reasons ?? []).joined(separator: "; ")]
                     }, rightAligned: [3]).render())
                 } else if unused {

@@ -20,7 +20,7 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
     @OptionGroup var configOptions: ConfigOptions
-    @Option(help: "Read CSV files with this profile: an id (see config/profiles) or a profile file's path (a draft).") var profile: String?
+    @Option(help: "Read CSV files with this profile: an id (see coffer config show) or a profile file's path (a draft).") var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false

@@ -16,7 +16,7 @@ struct ParseCommand: AsyncParsableCommand {
 
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns.") var paths: [String]
     @OptionGroup var configOptions: ConfigOptions
-    @Option(help: "Read CSV files with this profile: an id (see config/profiles) or a profile file's path (a draft).") var profile: String?
+    @Option(help: "Read CSV files with this profile: an id (see coffer config show) or a profile file's path (a draft).") var profile: String?
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
 
