@@ -15,7 +15,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BASE=$(realpath "$1"); NEW=$(realpath "$2"); N=${3:-100000}
 OUT=$PWD/bench-out/paired; mkdir -p "$OUT"; cd "$OUT"
-CONFIG="--config $(realpath ../../config)"
+# Each build reads its own checkout's config/ (BUILD/.build/release/coffer → BUILD/config): an older build cannot
+# read a newer config/ (a key it does not know), and a build with the defaults built in reads them the same way.
+config_of() { local dir; dir=$(realpath "$(dirname "$1")/../../config" 2> /dev/null) && [[ -d $dir ]] && echo "--config $dir"; }
+BASE_CONFIG=$(config_of "$BASE" || true); NEW_CONFIG=$(config_of "$NEW" || true)
 [[ -s ofx-$N.ofx ]] || python3 ../../scripts/gen-ofx.py --count "$N" --version 1 --out "ofx-$N.ofx" > /dev/null
 [[ -s Chase1234_Activity_$N.CSV ]] || python3 ../../scripts/gen-csv.py chase-checking "$N" "Chase1234_Activity_$N.CSV" > /dev/null
 [[ -s camt-$N.xml ]] || python3 ../../scripts/gen-camt.py "$N" "camt-$N.xml" > /dev/null
@@ -24,18 +27,18 @@ CONFIG="--config $(realpath ../../config)"
 fresh="rm -f $OUT/b.sqlite $OUT/b.sqlite-wal $OUT/b.sqlite-shm $OUT/n.sqlite $OUT/n.sqlite-wal $OUT/n.sqlite-shm"
 cat > prepare-overlap.sh << SH
 $fresh
-$BASE import $CONFIG --store $OUT/b.sqlite $OUT/overlap-a-$N.ofx
-$NEW import $CONFIG --store $OUT/n.sqlite $OUT/overlap-a-$N.ofx
+$BASE import $BASE_CONFIG --store $OUT/b.sqlite $OUT/overlap-a-$N.ofx
+$NEW import $NEW_CONFIG --store $OUT/n.sqlite $OUT/overlap-a-$N.ofx
 SH
 for f in "ofx-$N.ofx" "Chase1234_Activity_$N.CSV" "camt-$N.xml"; do
     hyperfine -N -r 5 -w 1 --prepare "$fresh" \
-        -n "base $f" "$BASE import $CONFIG --store $OUT/b.sqlite $OUT/$f" \
-        -n "new $f" "$NEW import $CONFIG --store $OUT/n.sqlite $OUT/$f"
+        -n "base $f" "$BASE import $BASE_CONFIG --store $OUT/b.sqlite $OUT/$f" \
+        -n "new $f" "$NEW import $NEW_CONFIG --store $OUT/n.sqlite $OUT/$f"
 done
 sh -c "$fresh"
-"$BASE" import $CONFIG --store "$OUT/b.sqlite" "ofx-$N.ofx"; "$NEW" import $CONFIG --store "$OUT/n.sqlite" "ofx-$N.ofx"
-hyperfine -N -r 5 -w 1 -n "base --force" "$BASE import $CONFIG --force --store $OUT/b.sqlite $OUT/ofx-$N.ofx" \
-    -n "new --force" "$NEW import $CONFIG --force --store $OUT/n.sqlite $OUT/ofx-$N.ofx"
+"$BASE" import $BASE_CONFIG --store "$OUT/b.sqlite" "ofx-$N.ofx"; "$NEW" import $NEW_CONFIG --store "$OUT/n.sqlite" "ofx-$N.ofx"
+hyperfine -N -r 5 -w 1 -n "base --force" "$BASE import $BASE_CONFIG --force --store $OUT/b.sqlite $OUT/ofx-$N.ofx" \
+    -n "new --force" "$NEW import $NEW_CONFIG --force --store $OUT/n.sqlite $OUT/ofx-$N.ofx"
 hyperfine -N -r 5 --prepare "sh $OUT/prepare-overlap.sh" \
-    -n "base overlap" "$BASE import $CONFIG --store $OUT/b.sqlite $OUT/overlap-b-$N.ofx" \
-    -n "new overlap" "$NEW import $CONFIG --store $OUT/n.sqlite $OUT/overlap-b-$N.ofx"
+    -n "base overlap" "$BASE import $BASE_CONFIG --store $OUT/b.sqlite $OUT/overlap-b-$N.ofx" \
+    -n "new overlap" "$NEW import $NEW_CONFIG --store $OUT/n.sqlite $OUT/overlap-b-$N.ofx"
