@@ -15,9 +15,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BASE=$(realpath "$1"); NEW=$(realpath "$2"); N=${3:-100000}
 OUT=$PWD/bench-out/paired; mkdir -p "$OUT"; cd "$OUT"
-# Each build reads its own checkout's config/ (BUILD/.build/release/coffer → BUILD/config): an older build cannot
-# read a newer config/ (a key it does not know), and a build with the defaults built in reads them the same way.
-config_of() { local dir; dir=$(realpath "$(dirname "$1")/../../config" 2> /dev/null) && [[ -d $dir ]] && echo "--config $dir"; }
+# Each build reads its own checkout's config/ (the folder above the binary that holds Package.swift): an older build
+# cannot read a newer config/ (a key it does not know), and a build with the defaults built in reads them the same.
+config_of() {
+    local dir; dir=$(dirname "$1")
+    while [[ $dir != / && ! -f $dir/Package.swift ]]; do dir=$(dirname "$dir"); done
+    [[ -d $dir/config ]] && echo "--config $dir/config"
+}
 BASE_CONFIG=$(config_of "$BASE" || true); NEW_CONFIG=$(config_of "$NEW" || true)
 [[ -s ofx-$N.ofx ]] || python3 ../../scripts/gen-ofx.py --count "$N" --version 1 --out "ofx-$N.ofx" > /dev/null
 [[ -s Chase1234_Activity_$N.CSV ]] || python3 ../../scripts/gen-csv.py chase-checking "$N" "Chase1234_Activity_$N.CSV" > /dev/null
