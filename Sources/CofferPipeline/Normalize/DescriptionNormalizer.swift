@@ -64,8 +64,8 @@ public struct DescriptionNormalizer: Sendable {
                          feedMerchant: transaction.merchantName, feedMCC: transaction.merchantCategoryCode,
                          category: transaction.category, typeCode: transaction.typeCode,
                          feedType: transaction.transactionType, indicator: indicator,
-                         context: MerchantRuleContext(amount: transaction.amount.magnitude, indicator: indicator,
-                                                      accountMatches: accountMatches))
+                         context: rules.needsContext ? MerchantRuleContext(amount: transaction.amount.magnitude, indicator: indicator,
+                                                                           accountMatches: accountMatches) : nil)
     }
 
     /// Normalizes one text; `typeText` (default: `text`) is what type keywords are looked for in.

@@ -46,6 +46,12 @@ public struct MerchantRules: Sendable {
     /// Per rule: whether it has conditions besides its text, and whether it applies to purchases only.
     private let conditional: [Bool]
     private let purchasesOnly: [Bool]
+    /// Whether some rule applies to text that is not a purchase: when none does (the shipped rules alone), such
+    /// text is not scanned at all, as before rules applied to any text.
+    private let anyForAllText: Bool
+    /// Whether some rule looks at the amount, direction or account: when none does, the normalizer makes no
+    /// `MerchantRuleContext` (no amount to copy per row).
+    public let needsContext: Bool
     /// Rules with conditions and no pattern, in priority order: tried when no pattern matched.
     private let textless: [Int]
 
@@ -91,6 +97,8 @@ public struct MerchantRules: Sendable {
         self.candidateNext = candidateNext
         self.conditional = rules.map(\.hasConditions)
         self.purchasesOnly = rules.map(\.purchasesOnly)
+        self.anyForAllText = rules.contains { !$0.purchasesOnly }
+        self.needsContext = rules.contains(where: \.hasConditions)
         self.textless = rules.indices.filter { !rules[$0].hasPatterns && rules[$0].hasConditions }
     }
 
@@ -109,6 +117,7 @@ public struct MerchantRules: Sendable {
 
     /// The index in `rules` of the rule that names the merchant of this text, or nil.
     public func matchIndex(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> Int? {
+        guard isPurchase || anyForAllText else { return nil }
         if let index = best(in: cleaned, skipping: .raw, context: context, isPurchase: isPurchase) { return index }
         if let index = best(in: raw, skipping: .cleaned, context: context, isPurchase: isPurchase) { return index }
         if let context {
