@@ -70,6 +70,7 @@ struct CofferCommand: AsyncParsableCommand {
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
             ProfileCommand.self, ImportsCommand.self, BackupCommand.self, DoctorCommand.self, ReconcileCommand.self,
             ConfigCommand.self,
+            InitCommand.self, InstallCommand.self,
         ])
 }
 

@@ -52,6 +52,8 @@ public struct WatchService: Service {
         var tally = WatchTally()
         var lastRescan: Date?
         var lastDeliveryCheck: Date?
+        // Files this run left in the inbox, and why: reported at the end of --once.
+        var leftBehind: [String: String] = [:]
         logger.info("watching", metadata: [
             "inbox": "\(inbox)", "processed": "\(configuration.processed)", "failed": "\(configuration.failed)",
             "inotify": "\(watcher != nil)", "once": "\(configuration.once)",
@@ -78,9 +80,11 @@ public struct WatchService: Service {
                     let path = inbox + "/" + name
                     if open.contains(path) {
                         logger.debug("still open for writing", metadata: ["file": "\(path)"])
+                        leftBehind[name] = "still open for writing by another process"
                         continue
                     }
-                    await process(path, tally: &tally)
+                    leftBehind[name] = nil
+                    leftBehind[name] = await process(path, tally: &tally)
                 }
             }
             if let delivery, lastDeliveryCheck.map({ clock.now().timeIntervalSince($0) >= 1 }) ?? true {
@@ -90,6 +94,7 @@ public struct WatchService: Service {
             if configuration.once, !scanner.hasWaiting { break }
             try? await clock.sleep(for: configuration.pollInterval)
         }
+        if configuration.once { logLeftBehind(inbox, known: leftBehind) }
         if configuration.once, let delivery, !Task.isCancelled {
             // What was just imported may make hooks due.
             _ = await delivery.runDue(at: clock.now())
@@ -97,8 +102,21 @@ public struct WatchService: Service {
         logger.info("stopped", metadata: tally.metadata)
     }
 
-    /// Imports one stable file and moves it where it belongs.
-    func process(_ path: String, tally: inout WatchTally) async {
+    /// `--once`: each file still in the inbox, and why it was left there (a temporary or hidden name, open for
+    /// writing, the store unavailable), so a person reading the log knows what the next run will find.
+    func logLeftBehind(_ inbox: String, known: [String: String]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: inbox) else { return }
+        for name in names.sorted() {
+            let path = inbox + "/" + name
+            guard InboxScanner.observe(path) != nil else { continue }   // folders (processed/, failed/), gone files
+            let reason = InboxScanner.ignoreReason(name) ?? known[name] ?? "still changing or arrived during the run; imported at the next run"
+            logger.notice("left in the inbox", metadata: ["file": "\(path)", "reason": "\(reason)"])
+        }
+    }
+
+    /// Imports one stable file and moves it where it belongs; when it stays in the inbox, returns why.
+    @discardableResult
+    func process(_ path: String, tally: inout WatchTally) async -> String? {
         logger.info("importing", metadata: ["file": "\(path)"])
         let report = await Self.offPool { importer.importFile(path, options: configuration.importOptions) }
         var metadata: Logger.Metadata = [
@@ -123,7 +141,7 @@ public struct WatchService: Service {
                 if isStoreTrouble(report.error) {
                     tally.retrying += 1
                     logger.error("store unavailable; the file stays in the inbox and is retried", metadata: metadata)
-                    return
+                    return "the store was unavailable (\(line)); retried at the next run"
                 }
                 tally.failed += 1
                 let moved = try FileMover.move(path, into: configuration.failed)
@@ -134,7 +152,9 @@ public struct WatchService: Service {
         } catch {
             metadata["error"] = "\(error)"
             logger.error("cannot move the file out of the inbox", metadata: metadata)
+            return "it could not be moved out of the inbox: \(error)"
         }
+        return nil
     }
 
     /// Whether a failure is the store's (locked, read-only, missing) rather than the file's: such a file is

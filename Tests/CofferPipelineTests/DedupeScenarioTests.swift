@@ -150,7 +150,11 @@ import Testing
         let csvFirst = try bench.importing("export.csv", "Id,Date,Description,Amount\n,2026-03-02,Grocer North Store,-5.00\n,2026-03-04,CAFE,-3.00\n", profile: "test-bank-ids")
         #expect(csvFirst.inserted == 2)
         let fromOFX = try bench.importing("download.ofx", ofx)
-        #expect((fromOFX.inserted, fromOFX.unchanged) == (1, 1))
+        // The grocer's row is one, and takes the OFX download's words: its statement (as of March 20) is newer than
+        // the export's (its latest row, March 4).
+        #expect((fromOFX.inserted, fromOFX.updated, fromOFX.unchanged) == (1, 1, 0))
+        #expect(try await bench.transactions().filter { $0.transactionAmount.amount == 5 }
+                    .map(\.originalTransactionDescription) == ["GROCER NORTH"])
         let accounts = try await bench.store.accounts(query: AccountQuery())
         #expect(accounts.count == 1)
         #expect(try await bench.transactions().count == 3)
@@ -164,6 +168,35 @@ import Testing
 /// Statement chronology for values (docs/dedupe.md): a transaction's amount, status and text are the newest
 /// statement's that lists it, whatever order the statements arrive in.
 @Suite struct ValuesChronologyTests {
+    /// Across sources the newest statement's words win, in either order: an OFX download as of March 20 over a CSV
+    /// export whose latest row is March 4, and the export over a download as of March 3. The export's as-of time is
+    /// known only at its end: its words are given then (`ImportSession.resolveDeferredTexts`).
+    @Test(arguments: [("20260320", "GROCER NORTH"), ("20260303", "Grocer North Store")])
+    func theNewestSourcesWordsWinInEitherOrder(_ ofxAsOf: String, _ words: String) async throws {
+        let ofx = """
+            OFXHEADER:100
+            DATA:OFXSGML
+            VERSION:102
+
+            <OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>\(ofxAsOf)<FI><ORG>Test Bank<FID>999</FI></SONRS></SIGNONMSGSRSV1>
+            <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD
+            <BANKACCTFROM><BANKID>123456789<ACCTID>000111222333<ACCTTYPE>CHECKING</BANKACCTFROM>
+            <BANKTRANLIST><DTSTART>20260301<DTEND>20260303
+            <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260302<TRNAMT>-5.00<FITID>F-2<NAME>GROCER NORTH</STMTTRN>
+            </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+            """
+        let export = "Id,Date,Description,Amount\n,2026-03-02,Grocer North Store,-5.00\n,2026-03-04,CAFE,-3.00\n"
+        for ofxFirst in [true, false] {
+            let bench = try Workbench()
+            for (name, text) in ofxFirst ? [("d.ofx", ofx), ("e.csv", export)] : [("e.csv", export), ("d.ofx", ofx)] {
+                let report = try bench.importing(name, text, profile: name.hasSuffix(".csv") ? "test-bank-ids" : nil)
+                #expect(report.status == .imported, "\(name): \(report.error?.description ?? "")")
+            }
+            let grocer = try await bench.transactions().filter { $0.transactionAmount.amount == 5 }
+            #expect(grocer.map(\.originalTransactionDescription) == [words], "OFX first: \(ofxFirst)")
+        }
+    }
+
     /// One OFX statement of one row, FITID `V1`, as of `asOf`.
     static func ofx(asOf: String, date: String, amount: String, name: String) -> String {
         """
@@ -361,6 +394,26 @@ import Testing
         #expect(try await bench.rows().contains("2026-05-03 -150 pending"), "equal as-of times retire nothing")
     }
 
+    /// A hold a statement retired, listed again by a statement newer than the retiring one (a bank that dropped
+    /// it for a day): by the rule it is there, since the retiring statement is not newer than every listing. Its
+    /// tombstone remembers the retiring statement's as-of time (v13), so every order of the three ends with it
+    /// once, with and without references, and when the newest lists it booked.
+    @Test(arguments: [(nil, true), ("H1", true), ("H1", false)] as [(String?, Bool)])
+    func aHoldListedAgainByANewerStatementIsThereInEveryOrder(_ reference: String?, _ stillPending: Bool) async throws {
+        let first = Self.report(from: "2026-05-01", asOf: "2026-05-04", [("2026-05-03", "150.00", true, "Lakeview Hotel", reference)])
+        let retiring = Self.report(from: "2026-05-01", asOf: "2026-05-06", [("2026-05-05", "9.00", false, "Fairway Grocers", "G1")])
+        let newest = Self.report(from: "2026-05-01", asOf: "2026-05-08",
+                                 [("2026-05-03", "150.00", stillPending, "Lakeview Hotel", reference),
+                                  ("2026-05-05", "9.00", false, "Fairway Grocers", "G1")])
+        let hold = stillPending ? "2026-05-03 -150 pending" : "2026-05-03 -150 booked"
+        let files = [("a.xml", first), ("r.xml", retiring), ("n.xml", newest)]
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let bench = try Bench()
+            for index in order { try bench.importing(files[index].0, files[index].1) }
+            #expect(try await bench.rows() == [hold, "2026-05-05 -9 booked"], "order \(order.map { files[$0].0 })")
+        }
+    }
+
     /// A camt.052 report's pending entry has no reference, and neither has the CSV export's row of it: two sources
     /// without ids, whose texts differ (`Fairway Grocers GmbH`, `Fairway Grocers`). Before, only fingerprints could
     /// match them, and they stayed two. Now each row keeps the source it came from (v12), and records without ids of
@@ -369,13 +422,17 @@ import Testing
         let report = Self.report(from: "2026-05-01", asOf: "2026-05-09", [("2026-05-09", "84.69", true, "Fairway Grocers GmbH", nil),
                                                                            ("2026-05-09", "84.69", true, "Fairway Grocers GmbH", nil)])
         let export = Self.statusCSV(["2026-05-09,Fairway Grocers,-84.69,pending", "2026-05-09,Fairway Grocers,-84.69,pending"])
+        var texts: [[String]] = []
         for order in [[report, export], [export, report]] {
             let bench = try Bench()
             try bench.importing(order[0] == report ? "a.xml" : "a.csv", order[0])
             let second = try bench.importing(order[1] == report ? "b.xml" : "b.csv", order[1])
-            #expect((second.inserted, second.unchanged) == (0, 2))
+            #expect(second.inserted == 0 && second.unchanged + second.updated == 2)
             #expect(try await bench.rows() == ["2026-05-09 -84.69 pending", "2026-05-09 -84.69 pending"])
+            texts.append(try await bench.store.transactions(query: TransactionQuery()).map(\.originalTransactionDescription))
         }
+        // Equally new (both as of May 9): the same text in either order (the greater, docs/dedupe.md "Values").
+        #expect(texts[0] == texts[1] && texts[0].allSatisfy { $0.contains("GmbH") }, "\(texts)")
     }
 
     /// The pending purchase of May 3 booked on May 7 (a camt.053 entry of the bank's report): the row is dated May 3

@@ -16,8 +16,8 @@ import Testing
 /// chronology (rows authorized, then booked with a tip or other words, or cancelled; camt.052 reports and a CSV
 /// export with a status column beside OFX and camt.053; statements as of different days): the second property,
 /// `anyImportOrderGivesTheSameStoreWithPendingRows`, in `OrderInvarianceTests+Pending.swift`; what a monitor sees
-/// meanwhile: `MonitorPropertyTests`. Not covered (docs/dedupe.md, "Not yet"): values by chronology across
-/// sources (texts and posting dates are not compared across orders).
+/// meanwhile: `MonitorPropertyTests`. Texts must agree across orders too (the newest statement's); posting dates
+/// are not compared (docs/dedupe.md, "Not yet").
 ///
 /// `COFFER_PROPERTY_CASES=2000 swift test --filter OrderInvarianceTests` runs more cases (150 and 80 by default);
 /// a failure prints its seed and the order, `COFFER_PROPERTY_SEED=N` replays one case, and
@@ -301,8 +301,19 @@ import Testing
             Self.dump(statements)
             let orders = [Array(statements.indices), Array(statements.indices.reversed()),
                           Array(statements.indices).shuffled(using: &rng)]
+            var firstTexts: [String]?
             for order in orders {
-                let stored = try await Self.importAll(statements, order: order, seed: seed)
+                let transactions = try await Self.importTransactions(statements, order: order, seed: seed)
+                let stored = Self.projection(transactions)
+                // Texts: the newest statement's, whichever order they came in (docs/dedupe.md, "Values").
+                let texts = transactions.map { "\(CalendarDay.string(day: $0.localDay)) \($0.transactionAmount.amount) "
+                    + "\($0.transactionDescription) | \($0.originalTransactionDescription) | \($0.merchantName ?? "-")" }.sorted()
+                if let firstTexts, texts != firstTexts {
+                    let differing = Set(texts).symmetricDifference(firstTexts).sorted()
+                    Issue.record("seed \(seed) order \(order) (\(statements.map(\.name))): texts differ from order \(orders[0]): \(differing)")
+                    return
+                }
+                firstTexts = texts
                 if stored != expected {
                     var counts: [String: Int] = [:]
                     for row in expected { counts[row, default: 0] += 1 }

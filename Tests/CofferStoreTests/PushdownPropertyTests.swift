@@ -18,7 +18,10 @@ import Testing
         }
     }
 
-    static let words = ["Coffee", "coffee bar", "Grocer", "RENT", "Bäckerei", "Book", "Fuel", "Zinsen", "Cafe", "Uber"]
+    static let words = ["Coffee", "coffee bar", "Grocer", "RENT", "Bäckerei", "Book", "Fuel", "Zinsen", "Cafe", "Uber",
+                        "Café Müller", "KÖLN", "Øst", "İZMİR", "ıspanak", "50% off"]
+    /// Search texts: `searchText` runs in SQLite over the folded column; `Transaction.matchesSearchText` is the reference.
+    static let searches = ["cafe", "MULLER", "koln", "ost", "izmir", "ISPANAK", "e", "%", "50%", "_", "backer", "book"]
 
     static func randomStore(_ rng: inout Seeded, inexact: Bool) throws -> (FinanceStore, [Account]) {
         let (store, _) = try makeStore("property")
@@ -109,9 +112,11 @@ import Testing
             let limit: Int? = Bool.random(using: &rng) ? Int.random(in: 0...20, using: &rng) : nil
             let offset: Int? = Bool.random(using: &rng) ? Int.random(in: 0...30, using: &rng) : nil
             let sort: [SortDescriptor<Transaction>] = sortByAmount.map { [SortDescriptor(\.transactionAmount.amount, order: $0 ? .reverse : .forward)] } ?? []
-            let query = TransactionQuery(sortDescriptors: sort, predicate: predicate, limit: limit, offset: offset)
+            let search: String? = Int.random(in: 0..<4, using: &rng) == 0 ? Self.searches.randomElement(using: &rng)! : nil
+            let query = TransactionQuery(sortDescriptors: sort, predicate: predicate, limit: limit, offset: offset, searchText: search)
             let got = try await store.transactions(query: query).map(\.id)
-            let expected = try Self.reference(all, predicate, sortByAmount: sortByAmount, limit: limit, offset: offset)
+            let searched = search.map { text in all.filter { $0.matchesSearchText(text) } } ?? all
+            let expected = try Self.reference(searched, predicate, sortByAmount: sortByAmount, limit: limit, offset: offset)
             #expect(got == expected, "seed \(seed) round \(round): \(store.explain(query))")
         }
     }

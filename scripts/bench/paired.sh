@@ -11,6 +11,7 @@
 # Measures, each with a fresh store per run: OFX 1.02, CSV (Chase) and camt.053 first imports; a forced re-import
 # of the OFX file (through dedupe, writing nothing); and an overlapping OFX download (half its rows stored).
 # Compare user CPU as well as wall time on a shared machine. Data goes to bench-out/paired/ (kept).
+# BASE_CONFIG=DIR gives the base binary its own checkout's config folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BASE=$(realpath "$1"); NEW=$(realpath "$2"); N=${3:-100000}
@@ -22,7 +23,9 @@ config_of() {
     while [[ $dir != / && ! -f $dir/Package.swift ]]; do dir=$(dirname "$dir"); done
     [[ -d $dir/config ]] && echo "--config $dir/config"
 }
-BASE_CONFIG=$(config_of "$BASE" || true); NEW_CONFIG=$(config_of "$NEW" || true)
+# BASE_CONFIG=DIR, when given, wins for the base build.
+BASE_CONFIG=${BASE_CONFIG:+--config $BASE_CONFIG}; [[ -n $BASE_CONFIG ]] || BASE_CONFIG=$(config_of "$BASE" || true)
+NEW_CONFIG=$(config_of "$NEW" || true)
 [[ -s ofx-$N.ofx ]] || python3 ../../scripts/gen-ofx.py --count "$N" --version 1 --out "ofx-$N.ofx" > /dev/null
 [[ -s Chase1234_Activity_$N.CSV ]] || python3 ../../scripts/gen-csv.py chase-checking "$N" "Chase1234_Activity_$N.CSV" > /dev/null
 [[ -s camt-$N.xml ]] || python3 ../../scripts/gen-camt.py "$N" "camt-$N.xml" > /dev/null

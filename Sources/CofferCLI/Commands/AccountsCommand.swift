@@ -91,25 +91,34 @@ struct BalancesCommand: AsyncParsableCommand {
         discussion: "Amounts are signed for people: a debit balance (overdrawn, or owed on a card) shows as minus.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Only this account: its id, last digits of its number, or part of its name.") var account: String?
-    @Flag(help: "Only the newest balance of each account.") var latest = false
+    @Option(help: ArgumentHelp("Only these accounts: an id, last digits of a number, or part of a name; a comma list, or "
+                               + "repeat the option.", valueName: "account"))
+    var account: [String] = []
+    @Flag(help: "Per account, the latest booked and the latest available balance, each with its own date.") var latest = false
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
 
     func run() async throws {
         try await guarded {
             let store = try storeOptions.open(.readOnly)
             var predicate: Predicate<AccountBalance>?
-            if let account {
-                let id = try await AccountSelector.resolve(account, in: store).id
-                predicate = #Predicate { $0.accountID == id }
+            if let ids = try await AccountSelector.resolveAll(account, in: store)?.map(\.id) {
+                predicate = #Predicate { ids.contains($0.accountID) }
             }
             var balances = try await store.accountBalances(query: AccountBalanceQuery(predicate: predicate))
-            if latest {
-                var newest: [UUID: AccountBalance] = [:]
-                for b in balances { newest[b.accountID] = b }
-                balances = balances.filter { newest[$0.accountID]?.id == $0.id }
-            }
             let names = Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            if latest {
+                balances = Self.latest(balances)
+                try emit(balances, format: format) {
+                    Table(headers: ["ACCOUNT", "BOOKED", "BOOKED AS OF", "AVAILABLE", "AVAILABLE AS OF", "CURRENCY"],
+                          rows: balances.map { b in
+                              [names[b.accountID] ?? b.accountID.uuidString,
+                               b.booked.map { Text.signed($0.amount, $0.creditDebitIndicator) } ?? "", b.booked.map { Text.date($0.asOfDate) } ?? "",
+                               b.available.map { Text.signed($0.amount, $0.creditDebitIndicator) } ?? "",
+                               b.available.map { Text.date($0.asOfDate) } ?? "", b.currencyCode]
+                          }, rightAligned: [1, 3])
+                }
+                return
+            }
             try emit(balances, format: format) {
                 Table(headers: ["AS OF", "ACCOUNT", "BOOKED", "AVAILABLE", "CURRENCY"],
                       rows: balances.map { b in
@@ -118,6 +127,27 @@ struct BalancesCommand: AsyncParsableCommand {
                            b.available.map { Text.signed($0.amount, $0.creditDebitIndicator) } ?? "", b.currencyCode]
                       }, rightAligned: [2, 3])
             }
+        }
+    }
+
+    /// Per account (in the order accounts first appear), one balance holding the latest booked and the latest
+    /// available amount the statements reported, each with its own as-of date: a statement giving only an
+    /// available balance does not hide the booked one an earlier statement gave. Its id is the balance record of
+    /// the booked amount (else of the available one). Of two equally dated amounts, the one listed later wins.
+    static func latest(_ balances: [AccountBalance]) -> [AccountBalance] {
+        var order: [UUID] = []
+        var booked: [UUID: (Balance, UUID)] = [:], available: [UUID: (Balance, UUID)] = [:]
+        for b in balances {
+            if booked[b.accountID] == nil, available[b.accountID] == nil { order.append(b.accountID) }
+            if let amount = b.booked, booked[b.accountID].map({ $0.0.asOfDate <= amount.asOfDate }) ?? true { booked[b.accountID] = (amount, b.id) }
+            if let amount = b.available, available[b.accountID].map({ $0.0.asOfDate <= amount.asOfDate }) ?? true {
+                available[b.accountID] = (amount, b.id)
+            }
+        }
+        return order.compactMap { account in
+            guard let current = CurrentBalance(available: available[account]?.0, booked: booked[account]?.0),
+                  let id = booked[account]?.1 ?? available[account]?.1 else { return nil }
+            return AccountBalance(id: id, accountID: account, currentBalance: current)
         }
     }
 }

@@ -13,7 +13,7 @@ struct DeliveryCommand: AsyncParsableCommand {
             `coffer history --since TOKEN` yields the changes. A hook that exits non-zero or outlives \
             `coffer watch --hook-timeout` (SIGTERM, then SIGKILL) is retried at the next interval.
             """,
-        subcommands: [Add.self, List.self, Remove.self])
+        subcommands: [Add.self, List.self, Remove.self, Run.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a hook, or change the one with this name.")
@@ -82,6 +82,45 @@ struct DeliveryCommand: AsyncParsableCommand {
                     throw CofferError(.usage, "no delivery hook named \(name)")
                 }
             }
+        }
+    }
+
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run", abstract: "Run a hook now, to test it.",
+            discussion: """
+                Runs the hook's command at once, whatever its frequency and even when nothing changed, with what \
+                coffer watch would hand it: the changes since its last delivery (all its types when none changed; \
+                the token then reads nothing new). The run is recorded as any other: when it succeeds, the next \
+                delivery starts after it. The hook's exit status, or its time limit, decides: exit 0 when it \
+                succeeded, 1 when not.
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The hook's name.") var name: String
+        @Option(help: "Seconds the hook may run before SIGTERM.") var hookTimeout: Double = 60
+
+        func validate() throws {
+            guard hookTimeout > 0, hookTimeout.isFinite else { throw ValidationError("--hook-timeout must be a positive number of seconds") }
+        }
+
+        func run() async throws {
+            var succeeded = true
+            try await guarded {
+                let store = try storeOptions.open(.readWrite)
+                guard let hook = try store.deliveryHook(named: name) else {
+                    let names = try store.deliveryHooks().map(\.name)
+                    throw CofferError(.usage, "no delivery hook named \(name)" + (names.isEmpty ? " (there are none: coffer delivery add)"
+                                                                                   : " (hooks: \(names.joined(separator: ", ")))"))
+                }
+                guard hook.command != nil else {
+                    throw CofferError(.usage, "\(name) is the embedding program's in-process hook; only a program running a WatchService can run it")
+                }
+                let scheduler = DeliveryScheduler(store: store, timeLimit: .milliseconds(Int64(hookTimeout * 1000)))
+                let run = try await scheduler.runNow(hook, at: Date())
+                succeeded = run.succeeded
+                printLine("\(name): \(run.status) (types \(run.delivery.types.map(\.rawValue).joined(separator: ",")), token \(run.delivery.token.stringValue))")
+            }
+            if !succeeded { throw ExitCode(1) }
         }
     }
 }

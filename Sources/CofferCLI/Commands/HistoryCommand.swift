@@ -16,7 +16,17 @@ struct HistoryCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "transactions, accounts or balances.") var kind: Kind = .transactions
-    @Option(help: "Only this account's changes (its id, last digits of its number, or part of its name).") var account: String?
+    @Option(help: ArgumentHelp("Only this account's changes (its id, last digits of its number, or part of its name). A "
+                               + "history stream and its tokens are of one account, or of all.", valueName: "account"))
+    var account: [String] = []
+
+    func validate() throws {
+        let accounts = AccountSelector.split(account)
+        if accounts.count > 1 {
+            throw ValidationError("--account: history follows one account (its tokens resume that account's stream) or all of "
+                                  + "them; give one, not \(accounts.count) (\(accounts.joined(separator: ", ")))")
+        }
+    }
     @Option(help: "Resume after this token.") var since: String?
     @Flag(help: "Keep following new commits.") var follow = false
 
@@ -31,7 +41,7 @@ struct HistoryCommand: AsyncParsableCommand {
         try await guarded {
             let store = try storeOptions.open(.readOnly)
             let token = since.map { HistoryToken(stringValue: $0) }
-            let accountID = try await account.asyncMap { try await AccountSelector.resolve($0, in: store).id }
+            let accountID = try await AccountSelector.resolveAll(account, in: store)?.first?.id
             switch kind {
             case .transactions:
                 let history = accountID.map { store.transactionHistory(forAccountID: $0, since: token, isMonitoring: follow) }
@@ -99,15 +109,28 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info", abstract: "Show the store: path, schema version, counts, history horizon.")
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "table or json.") var format: OutputFormat = .table
+    @Option(help: "table, json, ndjson (one line) or csv (a header row and one row).") var format: OutputFormat = .table
 
     func run() async throws {
         try await guarded {
             let store = try storeOptions.open(.readOnly)
             let info = try await store.info()
-            if format == .json || format == .ndjson {
-                printLine(try JSON.document(info))
+            switch format {
+            case .json: printLine(try JSON.document(info)); return
+            case .ndjson: printLine(try JSON.line(info)); return
+            case .csv:
+                // The JSON fields as columns, in the JSON's (sorted) order.
+                let object = try JSONSerialization.jsonObject(with: Data(try JSON.line(info).utf8)) as? [String: Any] ?? [:]
+                let keys = object.keys.sorted()
+                printLine(Table(headers: keys, rows: [keys.map { key in
+                    switch object[key] {
+                    case let text as String: text
+                    case let number as NSNumber: number.stringValue
+                    default: ""
+                    }
+                }]).csv())
                 return
+            case .table: break
             }
             let rows: [(String, String)] = [
                 ("store", info.path), ("store id", info.storeID.uuidString), ("schema", info.schemaVersion),

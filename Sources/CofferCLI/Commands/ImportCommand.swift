@@ -20,7 +20,9 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
     @OptionGroup var configOptions: ConfigOptions
-    @Option(help: "Read CSV files with this profile: an id (see coffer config show) or a profile file's path (a draft).") var profile: String?
+    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see coffer config show) or a profile file's path "
+                               + "(a draft); OFX and camt files among them are read as what they are."))
+    var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
     @Flag(help: "Import files again even when imported before.") var force = false
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
@@ -28,7 +30,7 @@ struct ImportCommand: AsyncParsableCommand {
                                + "and for those that could be more than one stored account (an ambiguous-account "
                                + "error lists them; the choice is remembered): an existing account's id, last digits "
                                + "or name (see coffer accounts).", valueName: "ID"))
-    var account: String?
+    var account: [String] = []
     @Option(help: ArgumentHelp("For statements that do not say which account they are for: create (or reuse) an "
                                + "account of this name.", valueName: "NAME"))
     var newAccount: String?
@@ -40,7 +42,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one statement file or folder") }
-        if account != nil, newAccount != nil { throw ValidationError("give --account or --new-account, not both") }
+        let accounts = AccountSelector.split(account)
+        if accounts.count > 1 {
+            throw ValidationError("--account names the one account these statements are for; found \(accounts.count) "
+                                  + "(\(accounts.joined(separator: ", "))): import each account's files with its own --account")
+        }
+        if !accounts.isEmpty, newAccount != nil { throw ValidationError("give --account or --new-account, not both") }
         if let newAccount, newAccount.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--new-account needs a name")
         }
@@ -52,12 +59,18 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         var failed = false
         try await guarded {
-            let files = try Importer.expand(paths)
+            var files: [String] = []
+            for path in paths {
+                let found = try Importer.expand([path])
+                files += found
+                if found.isEmpty, !json, isTerminal || verbose { Self.sayNothingFound(in: path) }
+            }
             let configuration = try configOptions.load()
+            if let profile { try Self.checkProfile(profile, in: configuration) }
             let store = try storeOptions.open(.readWrite)
             let importer = Importer(store: store, configuration: configuration)
             var choice: ImportOptions.AccountChoice?
-            if let account { choice = .existing(try await AccountSelector.resolve(account, in: store).id) }
+            if let account = AccountSelector.split(account).first { choice = .existing(try await AccountSelector.resolve(account, in: store).id) }
             if let newAccount { choice = .new(name: newAccount.trimmingCharacters(in: .whitespaces)) }
             let options = ImportOptions(dryRun: dryRun, force: force, profileID: profile, skipBadRows: skipBadRows,
                                         account: choice, currency: currency?.uppercased())
@@ -89,6 +102,32 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// `0 statement files found in FOLDER`, and how many files were skipped (hidden, temporary or notes). Printed
+    /// like the per-file lines: on a terminal or with --verbose (cron stays quiet about an empty inbox).
+    static func sayNothingFound(in path: String) {
+        let fm = FileManager.default
+        var isFolder: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return }
+        var skipped = 0
+        if let walker = fm.enumerator(atPath: path) {
+            while let relative = walker.nextObject() as? String {
+                var sub: ObjCBool = false
+                if fm.fileExists(atPath: (path as NSString).appendingPathComponent(relative), isDirectory: &sub), !sub.boolValue { skipped += 1 }
+            }
+        }
+        printLine("0 statement files found in \(path)"
+                  + (skipped > 0 ? " (\(skipped) hidden, temporary or note file(s) skipped: dotfiles, .part, .crdownload, .tmp, .txt, .md …)" : ""))
+    }
+
+    /// A `--profile` id must be one the configuration has (or a profile file's path): a misspelt one is an error
+    /// even when the files it would apply to are OFX or camt, which it does not touch.
+    static func checkProfile(_ profile: String, in configuration: CofferConfiguration) throws {
+        if profile.hasSuffix(".yaml") || profile.hasSuffix(".yml") || profile.contains("/") { return }
+        guard configuration.profiles.profile(id: profile) == nil else { return }
+        let known = configuration.profiles.profiles.map(\.id).sorted().joined(separator: ", ")
+        throw CofferError(.usage, "no CSV profile '\(profile)' (known: \(known.isEmpty ? "none" : known); or give a profile file's path)")
     }
 
     func describe(_ report: FileReport) {

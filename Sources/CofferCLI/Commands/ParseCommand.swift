@@ -16,7 +16,9 @@ struct ParseCommand: AsyncParsableCommand {
 
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns.") var paths: [String]
     @OptionGroup var configOptions: ConfigOptions
-    @Option(help: "Read CSV files with this profile: an id (see coffer config show) or a profile file's path (a draft).") var profile: String?
+    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see coffer config show) or a profile file's path "
+                               + "(a draft); OFX and camt files among them are read as what they are."))
+    var profile: String?
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
 
@@ -27,6 +29,7 @@ struct ParseCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let configuration = try configOptions.load()
+            if let profile { try ImportCommand.checkProfile(profile, in: configuration) }
             let reader = StatementReader(configuration: configuration)
             var items: [StatementReader.Item] = []
             var output: [UInt8] = []

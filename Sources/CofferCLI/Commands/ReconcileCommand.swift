@@ -25,16 +25,21 @@ struct ReconcileCommand: AsyncParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Only this account: its id, last digits of its number, or part of its name.") var account: String?
+    @Option(help: ArgumentHelp("Only these accounts: an id, last digits of a number, or part of a name; a comma list, or "
+                               + "repeat the option.", valueName: "account"))
+    var account: [String] = []
     @Option(help: "table or json.") var format: Format = .table
 
     func run() async throws {
         var attention = false
         try await guarded {
             let store = try storeOptions.open(.readOnly)
-            var selected: UUID?
-            if let account { selected = try await AccountSelector.resolve(account, in: store).id }
-            let results = try await store.reconcile(accountID: selected)
+            var results: [AccountReconciliation] = []
+            if let selected = try await AccountSelector.resolveAll(account, in: store) {
+                for account in selected { results += try await store.reconcile(accountID: account.id) }
+            } else {
+                results = try await store.reconcile(accountID: nil)
+            }
             let accounts = Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             let masked = try await store.maskedAccountNumbers()
             attention = results.contains(where: \.needsAttention)

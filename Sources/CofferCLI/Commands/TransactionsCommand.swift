@@ -16,13 +16,15 @@ struct TransactionsCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "Only this account: its id, the last digits of its number, or part of its name.") var account: String?
+    @Option(help: ArgumentHelp("Only these accounts: an id, the last digits of a number, or part of a name; a comma list, or "
+                               + "repeat the option.", valueName: "account"))
+    var account: [String] = []
     @Option(help: "On or after this day (YYYY-MM-DD).") var from: String?
     @Option(help: "On or before this day (YYYY-MM-DD).") var to: String?
     @Option(help: "Statuses: authorized, booked, memo, pending, rejected.") var status: String?
     @Option(help: "Transaction types, e.g. pointOfSale,atm,directDebit.") var type: String?
     @Option(help: "Merchant category codes, e.g. 5411,5814.") var mcc: String?
-    @Option(help: "Text in the description, original description or merchant (ignores case).") var text: String?
+    @Option(help: "Text in the description, original description or merchant (ignores case and accents: muller finds Müller).") var text: String?
     @Option(help: "Smallest amount (positive, as stored).") var min: String?
     @Option(help: "Largest amount.") var max: String?
     @Option(help: "date, amount or posted; add :desc for descending (amount:desc, or --sort=-amount).") var sort: String = "date"
@@ -47,21 +49,29 @@ struct TransactionsCommand: AsyncParsableCommand {
     }
 
     func statuses() throws -> [TransactionStatus]? {
-        try status.map { try list($0, "--status") { TransactionStatus(name: $0) } }
+        try status.map {
+            try list($0, "--status", expected: "one of " + TransactionStatus.allCases.map(\.name).sorted().joined(separator: ", ")) {
+                TransactionStatus(name: $0)
+            }
+        }
     }
 
     func types() throws -> [TransactionType]? {
-        try type.map { try list($0, "--type") { TransactionType(name: $0) } }
+        try type.map {
+            try list($0, "--type", expected: "one of " + TransactionType.allCases.map(\.name).sorted().joined(separator: ", ")) {
+                TransactionType(name: $0)
+            }
+        }
     }
 
     func codes() throws -> [MerchantCategoryCode?]? {
-        try mcc.map { try list($0, "--mcc") { MerchantCategoryCode($0).map { Optional($0) } } }
+        try mcc.map { try list($0, "--mcc", expected: "a four-digit merchant category code such as 5411") { MerchantCategoryCode($0).map { Optional($0) } } }
     }
 
-    func list<T>(_ text: String, _ option: String, _ parse: (String) -> T?) throws -> [T] {
+    func list<T>(_ text: String, _ option: String, expected: String, _ parse: (String) -> T?) throws -> [T] {
         try text.split(separator: ",").map { part in
             let word = part.trimmingCharacters(in: .whitespaces)
-            guard let value = parse(word) else { throw ValidationError("\(option): '\(word)' is not a known value") }
+            guard let value = parse(word) else { throw ValidationError("\(option): '\(word)' is not a known value; expected \(expected)") }
             return value
         }
     }
@@ -82,8 +92,8 @@ struct TransactionsCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let store = try storeOptions.open(.readOnly)
-            let accountID = try await account.asyncMap { try await AccountSelector.resolve($0, in: store).id }
-            let query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try predicate(accountID: accountID),
+            let accountIDs = try await AccountSelector.resolveAll(account, in: store)?.map(\.id)
+            let query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try predicate(accountIDs: accountIDs),
                                          limit: limit, offset: offset, searchText: text)
             if explain {
                 printLine(store.explain(query).description)
@@ -95,7 +105,8 @@ struct TransactionsCommand: AsyncParsableCommand {
                 ? Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
                 : [:]
             try emit(transactions, format: format) {
-                Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
+                if format == .csv { return Self.csvTable(transactions, names: names) }
+                return Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
                       rows: transactions.map { t in
                           [Text.date(t), names[t.accountID] ?? "", Text.signed(t.transactionAmount, t.creditDebitIndicator),
                            t.transactionAmount.currencyCode, t.status.name, t.transactionType.name,
@@ -105,10 +116,27 @@ struct TransactionsCommand: AsyncParsableCommand {
         }
     }
 
+    /// CSV for a spreadsheet or another program: every row identified (the transaction's and the account's id),
+    /// both dates, the signed amount and the parts of the text (display, merchant, the bank's original).
+    static func csvTable(_ transactions: [Transaction], names: [UUID: String]) -> Table {
+        Table(headers: ["ID", "DATE", "POSTED", "ACCOUNT ID", "ACCOUNT", "AMOUNT", "CURRENCY", "STATUS", "TYPE", "MCC",
+                        "MERCHANT", "DESCRIPTION", "ORIGINAL DESCRIPTION"],
+              rows: transactions.map { t in
+                  [t.id.uuidString, Text.date(t), t.postedDate.map(Text.date) ?? "", t.accountID.uuidString, names[t.accountID] ?? "",
+                   Text.signed(t.transactionAmount, t.creditDebitIndicator), t.transactionAmount.currencyCode, t.status.name,
+                   t.transactionType.name, t.merchantCategoryCode?.code ?? "", t.merchantName ?? "", t.transactionDescription,
+                   t.originalTransactionDescription]
+              })
+    }
+
     /// Each filter as its own small predicate, joined with `allOf`; every part runs in SQLite.
-    func predicate(accountID: UUID?) throws -> Predicate<Transaction>? {
+    func predicate(accountIDs: [UUID]?) throws -> Predicate<Transaction>? {
         var parts: [Predicate<Transaction>] = []
-        if let accountID { parts.append(#Predicate { $0.accountID == accountID }) }
+        if let accountIDs, accountIDs.count == 1, let accountID = accountIDs.first {
+            parts.append(#Predicate { $0.accountID == accountID })
+        } else if let accountIDs {
+            parts.append(#Predicate { accountIDs.contains($0.accountID) })
+        }
         let start = from.flatMap(CalendarDay.parse), end = to.flatMap(CalendarDay.parse)
         if start != nil || end != nil { parts.append(TransactionQuery.predicate(fromDay: start, throughDay: end)) }
         if let low = min.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount >= low }) }

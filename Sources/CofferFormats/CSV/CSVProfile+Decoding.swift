@@ -76,6 +76,7 @@ extension CSVProfile {
         if let f = footerBalances, f.opening == nil, f.closing == nil {
             throw Self.invalid([CodingKeys.footerBalances], "give the word of the opening row, the closing row, or both")
         }
+        asOf = try c.decodeIfPresent(AsOfSource.self, forKey: .asOf)
         try checkConsistency()
     }
 
@@ -276,5 +277,41 @@ extension Decoder {
                 codingPath: codingPath + [key],
                 debugDescription: "unknown key (known keys: \(known.sorted().joined(separator: ", ")))"))
         }
+    }
+}
+
+extension CSVProfile.AsOfSource {
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fileName = try c.decodeIfPresent(String.self, forKey: .fileName)
+        preamble = try c.decodeIfPresent(String.self, forKey: .preamble)
+        dateFormat = try c.decodeIfPresent(String.self, forKey: .dateFormat)
+        guard (fileName == nil) != (preamble == nil) else {
+            throw CSVProfile.invalid(decoder.codingPath, "give exactly one of file_name or preamble")
+        }
+        for (key, pattern) in [(CodingKeys.fileName, fileName), (.preamble, preamble)] {
+            guard let pattern else { continue }
+            guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+                throw CSVProfile.invalid(decoder.codingPath + [key], "'\(pattern)' is not a regular expression")
+            }
+            guard pattern.contains("(?<date>") else {
+                throw CSVProfile.invalid(decoder.codingPath + [key], "'\(pattern)' has no group named date: (?<date>…)")
+            }
+        }
+        if let dateFormat {
+            do { _ = try CSVDateFormat(dateFormat) } catch {
+                throw CSVProfile.invalid(decoder.codingPath + [CodingKeys.dateFormat], error.description)
+            }
+        }
+    }
+
+    /// The text of the group named `date` in `text` by the pattern (anchored at its start), or nil.
+    static func dateText(in text: String, regex: NSRegularExpression) -> String? {
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = regex.firstMatch(in: text, options: .anchored, range: range),
+              let group = Range(match.range(withName: "date"), in: text) else { return nil }
+        let date = text[group].trimmingCharacters(in: .whitespaces)
+        return date.isEmpty ? nil : date
     }
 }

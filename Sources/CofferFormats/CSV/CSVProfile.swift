@@ -59,6 +59,29 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     public var rules: [Rule]
     /// Summary rows that state balances (`Anfangssaldo`, `Endsaldo`): read as the account's booked balances.
     public var footerBalances: FooterBalances?
+    /// Where a file says when it was made (its statement's as-of date, docs/dedupe.md): without it, a file's as-of
+    /// date is its latest row's day.
+    public var asOf: AsOfSource?
+
+    /// Where a file states its as-of date: exactly one of `fileName` and `preamble`, regular expressions anchored
+    /// at the start with a group named `date` (`^Umsaetze_\d+_(?<date>\d{4}-\d{2}-\d{2})`), read with
+    /// `dateFormat` (default: the profile's `date_format`, then `yyyy-MM-dd`).
+    public struct AsOfSource: Codable, Sendable, Hashable {
+        public var fileName: String?
+        /// Matched against each line before the header, as written (quotes and delimiters included).
+        public var preamble: String?
+        public var dateFormat: String?
+
+        public init(fileName: String? = nil, preamble: String? = nil, dateFormat: String? = nil) {
+            self.fileName = fileName
+            self.preamble = preamble
+            self.dateFormat = dateFormat
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case fileName = "file_name", preamble, dateFormat = "date_format"
+        }
+    }
 
     /// The words that mark an opening and a closing balance row; the row's date and amount columns give the
     /// balance. An opening balance is the balance before its day's bookings: it is dated the day before.
@@ -225,7 +248,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         case thousandsSeparator = "thousands_separator", dateFormat = "date_format", sign, columns
         case indicatorValues = "indicator_values", statusValues = "status_values", typeValues = "type_values"
         case account, footerMarkers = "footer_markers", skipBadRows = "skip_bad_rows"
-        case header, ignoreRows = "ignore_rows", rules, fee, footerBalances = "footer_balances"
+        case header, ignoreRows = "ignore_rows", rules, fee, footerBalances = "footer_balances", asOf = "as_of"
     }
 
     /// Memberwise, for profiles made in code (`coffer profile draft`, tests).
@@ -235,7 +258,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
                 columns: Columns, indicatorValues: IndicatorValues? = nil, statusValues: [String: String] = [:],
                 typeValues: [String: String] = [:], account: AccountSpec, footerMarkers: [String] = [],
                 skipBadRows: Bool = false, header: HeaderMode = .names, ignoreRows: [String] = [], rules: [Rule] = [],
-                fee: FeeMode = .net, footerBalances: FooterBalances? = nil) {
+                fee: FeeMode = .net, footerBalances: FooterBalances? = nil, asOf: AsOfSource? = nil) {
         self.id = id
         self.institution = institution
         self.match = match
@@ -258,6 +281,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         self.rules = rules
         self.fee = fee
         self.footerBalances = footerBalances
+        self.asOf = asOf
     }
 
     /// The account identity `.begin` carries, for `number` (the file's own, else the profile's).

@@ -138,7 +138,10 @@ public struct CSVStatementParser: StatementParser {
         var header = RawStatementHeader(account: profile.accountIdentity(number: number),
                                         location: SourceLocation(file: input.name, line: max(opened.headerLine, 1)))
         header.listsPending = profile.columns.status != nil
+        let asOf = try fileAsOf(input, headerLine: opened.headerLine)
+        header.asOf = asOf.date
         try emit(.begin(header))
+        if first, let warning = asOf.warning { try emit(.warning(warning)) }
         var held: [(failure: CSVRowMapper.Failure, line: Int)] = []
         var warnedEncoding = false
         var running = RunningBalanceCheck()
@@ -255,18 +258,46 @@ public struct CSVStatementParser: StatementParser {
                               + "'\(pattern)' of profile \(profile.id), so the account is unknown; rename the file or "
                               + "import it with another profile", location: SourceLocation(file: input.name))
         }
-        let prefix = try input.prefix(CSVHeaderLocator.prefixSize)
-        let lines = prefix.split(separator: 0x0A, omittingEmptySubsequences: false)
-        for (offset, line) in lines.prefix(max(headerLine - 1, 0)).enumerated() {
-            var bytes = Array(line)
-            if offset == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            if bytes.last == 0x0D { bytes.removeLast() }
-            let text = profile.encoding.decode(bytes)
+        for text in try preambleLines(input, headerLine: headerLine) {
             if let number = CSVProfile.NumberSource.number(in: text, regex: regex) { return number }
         }
         if fallbackNumber != nil { return nil }
         throw CofferError(.badInput, "no line before the header matches account.number_from.preamble '\(pattern)' of "
                           + "profile \(profile.id), so the account is unknown", location: SourceLocation(file: input.name, line: 1))
+    }
+
+    /// The lines before the header row, decoded as the profile says.
+    private func preambleLines(_ input: StatementInput, headerLine: Int) throws -> [String] {
+        let prefix = try input.prefix(CSVHeaderLocator.prefixSize)
+        let lines = prefix.split(separator: 0x0A, omittingEmptySubsequences: false)
+        return lines.prefix(max(headerLine - 1, 0)).enumerated().map { offset, line in
+            var bytes = Array(line)
+            if offset == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if bytes.last == 0x0D { bytes.removeLast() }
+            return profile.encoding.decode(bytes)
+        }
+    }
+
+    /// The as-of date the file's name or preamble states (`as_of`), or a warning saying why there is none: the
+    /// statement is then as of its latest row's day, as for a profile without `as_of`.
+    private func fileAsOf(_ input: StatementInput, headerLine: Int) throws -> (date: RawDate?, warning: ParseWarning?) {
+        guard let source = profile.asOf, let pattern = source.fileName ?? source.preamble,
+              let regex = try? NSRegularExpression(pattern: pattern) else { return (nil, nil) }
+        let formats = [source.dateFormat ?? profile.dateFormat, "yyyy-MM-dd"].compactMap { try? CSVDateFormat($0) }
+        let texts = source.fileName != nil ? [input.fileName] : try preambleLines(input, headerLine: headerLine)
+        let place = source.fileName != nil ? "the file name '\(input.fileName)'" : "no line before the header"
+        for text in texts {
+            guard let dateText = CSVProfile.AsOfSource.dateText(in: text, regex: regex) else { continue }
+            if let date = formats.lazy.compactMap({ $0.parse(dateText) }).first { return (date, nil) }
+            return (nil, ParseWarning("'\(dateText)' in \(source.fileName != nil ? "the file name" : "the preamble") is "
+                                      + "not a date in \(formats.map(\.pattern).joined(separator: " or ")) (as_of of "
+                                      + "profile \(profile.id)): the statement is taken as of its latest row's day",
+                                      location: SourceLocation(file: input.name)))
+        }
+        let verb = source.fileName != nil ? "does not match" : "matches"
+        return (nil, ParseWarning("\(place) \(verb) as_of.\(source.fileName != nil ? "file_name" : "preamble") '\(pattern)' "
+                                  + "of profile \(profile.id): the statement is taken as of its latest row's day",
+                                  location: SourceLocation(file: input.name)))
     }
 
     /// The delimiter to read with, after refusing empty, binary and UTF-16 input.

@@ -179,7 +179,9 @@ public struct Importer: Sendable {
     /// Golden files, notes and partial downloads are not statements.
     static func isStatementCandidate(_ name: String) -> Bool {
         let lower = name.lowercased()
-        for suffix in [".expected.json", ".expected", ".events", ".md", ".txt", ".crdownload", ".part", ".tmp"] where lower.hasSuffix(suffix) {
+        // Notes and golden files beside statements, and the names browsers and editors give files being written.
+        for suffix in [".expected.json", ".expected", ".events", ".md", ".txt", ".crdownload", ".part", ".partial", ".download",
+                       ".tmp", ".swp"] where lower.hasSuffix(suffix) {
             return false
         }
         return !lower.hasPrefix("~$")

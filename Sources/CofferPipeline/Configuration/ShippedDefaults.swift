@@ -601,6 +601,8 @@ account:
   currency: USD
   display_name: Chase Total Checking
   type: CHECKING
+# The download's name ends in the day it was made (Chase1234_Activity_20260315.CSV): the export's as-of date.
+as_of: {file_name: "^Chase\\d{4}_Activity_(?<date>\\d{8})", date_format: yyyyMMdd}
 """## + "\n"),
         ("profiles/dkb-giro.yaml", ##"""
 # DKB Girokonto, classic CSV export: Windows-1252, ';', decimal comma, quoted cells, a preamble of
@@ -639,6 +641,8 @@ account:
   currency: EUR
   display_name: DKB Girokonto
   type: CHECKING
+# The preamble states the balance's date ("Kontostand vom 15.03.2026:"): the export's as-of date.
+as_of: {preamble: '"Kontostand vom (?<date>\d{2}\.\d{2}\.\d{4})'}
 """## + "\n"),
         ("profiles/monzo.yaml", ##"""
 # Monzo current account: Help › Export transactions (CSV). Has Monzo's own transaction id, foreign
@@ -758,6 +762,8 @@ account:
   currency: EUR
   display_name: VR Girokonto
   type: CHECKING
+# The export's name ends in the day it was made (Umsaetze_DE…_2026.03.15.csv): its as-of date.
+as_of: {file_name: "^Umsaetze_DE\\d{20}_(?<date>\\d{4}\\.\\d{2}\\.\\d{2})", date_format: yyyy.MM.dd}
 """## + "\n"),
     ]
 }

@@ -39,6 +39,21 @@ public struct FormatIdentifier: Sendable {
             if skipBadRows { profile.skipBadRows = true }
             return StatementFormat(name: "csv", profile: profile.id, parser: try CSVStatementParser(profile: profile))
         }
+        let prefix = try input.prefix(64 * 1024)
+        if prefix.isEmpty {
+            throw CofferError(.badInput, "the file is empty", location: SourceLocation(file: input.name))
+        }
+        if OFXParser.sniff(prefix) {
+            return StatementFormat(name: "ofx", profile: nil, parser: OFXParser())
+        }
+        if CamtParser.sniff(prefix) {
+            return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
+        }
+        // Not statements, though saved under a statement's name: say what they are.
+        if let document = Self.notAStatement(prefix) {
+            throw CofferError(.unknownFormat, document, location: SourceLocation(file: input.name))
+        }
+        // `--profile` is for CSV files: OFX and camt files beside them (a folder) are read as what they are.
         if let profileID {
             if let profile = profiles.profile(id: profileID) { return try csv(profile) }
             // A profile file not (yet) in the configuration: `coffer parse --profile draft.yaml export.csv`.
@@ -50,16 +65,6 @@ public struct FormatIdentifier: Sendable {
             }
             let known = profiles.profiles.map(\.id).sorted().joined(separator: ", ")
             throw CofferError(.usage, "no CSV profile '\(profileID)' (known: \(known); or give a profile file's path)")
-        }
-        let prefix = try input.prefix(64 * 1024)
-        if prefix.isEmpty {
-            throw CofferError(.badInput, "the file is empty", location: SourceLocation(file: input.name))
-        }
-        if OFXParser.sniff(prefix) {
-            return StatementFormat(name: "ofx", profile: nil, parser: OFXParser())
-        }
-        if CamtParser.sniff(prefix) {
-            return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
         }
         if let profile = try profiles.identify(input) {
             return try csv(profile)
@@ -78,5 +83,33 @@ public struct FormatIdentifier: Sendable {
             not a recognised statement: not OFX/QFX, not ISO 20022 camt, and no CSV profile's header matches \
             (first line: '\(firstLine)'); name a profile with --profile or add one under config/profiles
             """, location: SourceLocation(file: input.name, line: 1))
+    }
+
+    /// What a file that is not a statement is, when it can tell: a PDF statement, or a web page the bank's site
+    /// sent instead of the download (a login or "session expired" page saved as `.ofx`). Nil for anything else.
+    static func notAStatement(_ prefix: [UInt8]) -> String? {
+        var start = prefix.startIndex
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        while start < prefix.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
+        let head = prefix[start...]
+        if head.starts(with: Array("%PDF-".utf8)) {
+            return "a PDF document, not a statement file: Coffer reads OFX/QFX, camt XML and CSV; download the "
+                + "statement in one of those formats (often called Quicken, Money, OFX, CSV or Excel export)"
+        }
+        let text = String(decoding: head.prefix(16 * 1024), as: UTF8.self)
+        let lower = text.lowercased()
+        guard lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html")
+                || (lower.hasPrefix("<?xml") && lower.contains("<html")) else { return nil }
+        var title = ""
+        if let open = lower.range(of: "<title"), let close = lower.range(of: ">", range: open.upperBound..<lower.endIndex),
+           let end = lower.range(of: "</title>", range: close.upperBound..<lower.endIndex) {
+            let offset = { (index: String.Index) in lower.distance(from: lower.startIndex, to: index) }
+            let from = text.index(text.startIndex, offsetBy: offset(close.upperBound))
+            let to = text.index(text.startIndex, offsetBy: offset(end.lowerBound))
+            title = text[from..<to].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        return "an HTML web page\(title.isEmpty ? "" : " (\"\(title.prefix(80))\")"), not a statement file: the bank's "
+            + "site sent a page (a login or expired session?) instead of the download; sign in again and download "
+            + "the statement anew"
     }
 }

@@ -90,10 +90,10 @@ extension FinanceStore {
             return same
         }
         let day = t.localDay
-        let candidates = try writer.transactions(accountID: keepID, fromDay: day - ImportSession.crossSourceDays,
-                                                 throughDay: day + ImportSession.crossSourceDays,
+        let candidates = try writer.transactions(accountID: keepID, fromDay: day - Matcher.crossSourceDays,
+                                                 throughDay: day + Matcher.crossSourceDays,
                                                  amount: t.transactionAmount.amount, indicator: t.creditDebitIndicator)
-        return ImportSession.bestAgreeing(candidates, with: t, claimed: claimed) { c in
+        return Matcher.bestAgreeing(candidates, with: t, claimed: claimed) { c in
             // Both carrying their institution's id in one namespace: the ids decided above, and differ.
             guard let a = stored.keys.externalID, let b = c.keys.externalID else { return true }
             return Self.namespace(a) != Self.namespace(b)

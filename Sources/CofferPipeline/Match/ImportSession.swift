@@ -5,20 +5,8 @@ import Foundation
 
 /// The match/dedupe stage for one statement file, run on the thread holding its write transaction. Transactions
 /// arrive prepared (normalized, fingerprinted, numbered: see `TransactionPreparer`) from the parsing thread.
-///
-/// For every transaction, highest fidelity first:
-/// 1. an institution correction (`CORRECTFITID`) replaces or deletes its target;
-/// 2. the institution's id in this account: same → nothing, changed → update (same `id`);
-/// 3. for records without the institution's id, the content fingerprint with its occurrence number (the 2nd
-///    identical coffee of a day is occurrence 2); records that carry ids are matched by them alone;
-/// 4. a booked record that matches a stored pending one (same account and direction, amount equal or up to 20%
-///    more for tips, dated on or up to 10 days after it, similar text) updates the pending one in place; a pending
-///    record that matches a stored booked one the same way (an older statement arriving later) only dates it earlier;
-/// 5. a record from a different source (another id namespace, one side without an id, or two sources without ids)
-///    with the same amount and direction, dated within 3 days of the stored one's date or posting day, with agreeing
-///    text, is the same transaction: nothing new, and the id is kept on the stored one;
-/// 6. otherwise, unless its keys were deleted before (tombstone), it is inserted; a pending record is not when a
-///    newer statement already recorded would have retired it.
+/// The session keeps the statement lifecycle (resolving each statement's account, its period, balances and as-of
+/// time) and the report; `Matcher` decides what each record is (docs/dedupe.md) and the session applies it.
 /// Once the file is read, stored pending transactions dated within a period one of its statements covers that
 /// no statement of the file lists for that account are deleted, when that statement is newer than every listing.
 final class ImportSession {
@@ -27,7 +15,6 @@ final class ImportSession {
     var report: FileReport
     let collectChanges: Bool
     let progress: ((Int) -> Void)?
-    var checkTombstones: Bool
     let fallback: StatementAccount.Fallback
     let accountRules: StatementAccount.Rules
 
@@ -68,35 +55,16 @@ final class ImportSession {
         seenOpen.insert(id)
         seenThisStatement.insert(id)
     }
-    /// What the account held before this statement (see `StoreWriter.facts`).
-    var facts = StoreWriter.AccountFacts(hasTransactions: false, hasExternalIDs: false,
-                                                  hasRecordsWithoutExternalID: false, hasOpenTransactions: false)
-    /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
-    var claimed: Set<UUID> = []
-    /// The account holds ids of another source (or from before namespaces): cross-source matching may find them.
-    var idsOutsideNamespace = false
-    /// The latest local day the account held rows on when the statement began (nil: none). A row dated later than
-    /// that (plus the cross-source window and the posting days a stored row may be found by) can be neither a re-issue of a stored row nor another source's record of
-    /// one: the look-ups are skipped (the new days of an overlapping download: ~50% of its CPU otherwise).
-    var latestStoredDay: Int?
-    /// The account holds a row posted a day or more after its date (a pending row that booked): only then can a
-    /// stored row be found by a posting day up to `pendingDays` after its date; else a day's look-up reaches one
-    /// day back (a posting date's UTC day). At 500 rows a day, the 11-day reach cost an overlapping download 2.2x.
-    var postingReach = 1 {
-        didSet { if let id = account?.id { postingReachByAccount[id] = postingReach } }
-    }
+    /// The match policy, and what this file has matched so far.
+    var matcher: Matcher
+    /// The current account's stored rows, as the matcher asks for them.
+    var candidates: StoreCandidates?
+    /// Per account, the posting reach the matcher found (see `Matcher.postingReach`): asked once per file.
     private var postingReachByAccount: [UUID: Int] = [:]
-    /// The account holds rows without ids that another source gave (cross-source matching may find them): asked
-    /// once per statement, when a record without an id first needs it.
-    var idlessOutsideNamespace: Bool?
-    /// Namespaced ids this file matched to stored rows or inserted (never taken for a re-issued id).
-    var idsMatched: Set<String> = []
     /// Rows of the current statement whose id the bank re-issued.
     var reissued = 0
-    /// Stored rows this file matched by an institution id.
-    var matchedRows: Set<UUID> = []
-    /// Rows this file matched by id or content, or inserted: a pending record of the file is none of them.
-    var listedRows: Set<UUID> = []
+    /// Listings of the current statement whose text a row may take, decided at its end (`resolveDeferredTexts`).
+    var deferredTexts: [(id: UUID, listing: Transaction, wasUnchanged: Bool)] = []
     /// Pending records of the current statement waiting for its as-of time (a CSV export's is its latest row's day,
     /// known once it is read) to know whether a newer statement already retired them.
     var deferredOpen: [(transaction: Transaction, keys: DedupeKeys, amounts: EncodedAmounts, externalID: String?)] = []
@@ -117,7 +85,7 @@ final class ImportSession {
         self.report = report
         self.collectChanges = collectChanges
         self.progress = progress
-        self.checkTombstones = try writer.hasTombstones()
+        self.matcher = Matcher(namespace: idNamespace, checkTombstones: try writer.hasTombstones())
         writer.recordSource = idNamespace.isEmpty ? nil : idNamespace
         if collectChanges { self.report.changes = [] }
     }
@@ -151,11 +119,10 @@ final class ImportSession {
             for stored in try writer.openTransactions(accountID: window.accountID, fromDay: window.fromDay,
                                                       throughDay: window.throughDay)
             where !seen.contains(stored.transaction.id) {
-                // Only a statement newer than every one that listed the row says it is gone, and only one that
-                // lists pending rows, or whose period ends long enough after the row for it to have posted.
-                if let listed = try writer.listingAsOf(transactionID: stored.transaction.id), listed >= window.asOf { continue }
-                if !window.listsPending, window.throughDay - stored.transaction.localDay < Self.postingDays { continue }
-                try writer.delete(stored)
+                guard Matcher.retires(stored.transaction, listedAsOf: try writer.listingAsOf(transactionID: stored.transaction.id),
+                                      asOf: window.asOf, throughDay: window.throughDay, listsPending: window.listsPending)
+                else { continue }
+                try writer.delete(stored, retiredAsOf: Int64((window.asOf.timeIntervalSince1970 * 1000).rounded()))
                 note("delete", stored.transaction)
                 report.deleted += 1
             }
@@ -179,19 +146,24 @@ final class ImportSession {
         self.account = account
         self.header = header
         writer.statementAsOf = header.asOf.map { Int64(($0.date.timeIntervalSince1970 * 1000).rounded()) }
-        facts = try writer.facts(accountID: account.id)
-        latestStoredDay = facts.hasTransactions ? try writer.latestLocalDay(accountID: account.id) : nil
+        matcher.statementAsOf = writer.statementAsOf
+        let facts = try writer.facts(accountID: account.id)
+        matcher.facts = facts
+        matcher.latestStoredDay = facts.hasTransactions ? try writer.latestLocalDay(accountID: account.id) : nil
         // Asked once per account and file (a scan of its rows): a file of many daily statements asks once.
         if postingReachByAccount[account.id] == nil {
             postingReachByAccount[account.id] = try facts.hasTransactions && writer.hasRowsPostedLater(accountID: account.id)
-                ? Self.pendingDays : 1
+                ? Matcher.pendingDays : 1
         }
-        postingReach = postingReachByAccount[account.id]!
-        idsOutsideNamespace = false
-        if !idNamespace.isEmpty, facts.hasExternalIDs {
-            idsOutsideNamespace = try writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
+        matcher.postingReach = postingReachByAccount[account.id]!
+        matcher.idsOutsideNamespace = try !idNamespace.isEmpty && facts.hasExternalIDs
+            && writer.hasExternalIDs(accountID: account.id, outside: idNamespace + ":")
+        if let start = header.periodStart?.localDay, let end = header.periodEnd?.localDay, start <= end {
+            matcher.period = start...end
+        } else {
+            matcher.period = nil
         }
-        idlessOutsideNamespace = nil
+        candidates = StoreCandidates(writer: writer, accountID: account.id)
         balances = []
         tally = StatementTally(currency: header.account.currencyCode?.uppercased() ?? account.currencyCode)
         minDate = nil
@@ -215,6 +187,7 @@ final class ImportSession {
                            asOf: asOf, account: account)
         }
         deferredOpen = []
+        try resolveDeferredTexts(asOf: asOf)
         let covered: (from: Int, through: Int)? = if let start, let end, start <= end { (start, end) } else { nil }
         try recordStatement(account, start: startDate, end: endDate, asOf: asOf, coverage: covered)
         try flushBalances(account)
@@ -234,7 +207,10 @@ final class ImportSession {
             report.attention.append(message)
         }
         reissued = 0
+        postingReachByAccount[account.id] = matcher.postingReach
         writer.statementAsOf = nil
+        matcher.statementAsOf = nil
+        candidates = nil
         self.account = nil
         self.header = nil
     }

@@ -5,8 +5,8 @@ extension DescriptionCleaner {
     /// `NETFLIX.COM` → `Netflix.com`, `REWE MARKT GMBH` → `REWE Markt GmbH`; `Amazon.com` and `7-ELEVEN`
     /// (a word with a digit) stay as they are. Acronyms (`ATM`, `IKEA`), consonant-only words of up to four
     /// letters (`CVS`, `BP`) and fixed spellings (`GmbH`, `eBay`) come from `DescriptionWords`.
-    static func render(_ kept: [DescriptionToken], _ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let allCaps = !kept.contains { $0.lowercase > 0 }
+    /// `allCaps` says whether the whole text came in capitals (the name alone is rendered as in the whole).
+    static func render(_ kept: [DescriptionToken], _ bytes: UnsafeBufferPointer<UInt8>, allCaps: Bool) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         for (position, token) in kept.enumerated() {

@@ -17,6 +17,12 @@
 /// country code. An all-caps text becomes Title Case (see `DescriptionCleaner+Case.swift`); a text that already
 /// mixes case keeps its spelling.
 ///
+/// What it keeps beside the name, in the display text but not in the merchant name (`cleanDescription` gives them
+/// apart): counters (`(5 OF 12)`, `3 von 12`, `INSTALLMENT 2/24`), numbers after a contract, invoice, policy,
+/// mandate, customer or loan label (`INVOICE 556677`, `Vertrag 4711`, `POLICY NO. 12-AB-3`), periods (`03/2026`,
+/// `März 2026`), and a SEPA text's mandate reference (`MREF+…`, moved to the end). A SEPA text's purpose
+/// (`SVWZ+…`) stays; its other tags go with their values.
+///
 /// `merchant` is nil when the text says it is not a purchase (transfers, interest, fees, salary, cash, card
 /// payments: `DescriptionWords.nonMerchantPhrases`).
 ///
@@ -27,9 +33,30 @@ public struct DescriptionCleaner: Sendable {
 
     /// The display text and the merchant name (nil when the text is not a merchant).
     public func clean(_ raw: String) -> (display: String, merchant: String?) {
-        let display = displayText(raw)
-        let merchant = display.isEmpty || DescriptionCleaner.namesNoMerchant(raw) ? nil : display
-        return (display, merchant)
+        let parts = cleanDescription(raw)
+        return (parts.display, parts.merchant)
+    }
+
+    /// The display text, the merchant name (nil when the text is not a merchant) and the details the display text
+    /// keeps beside the name (counters, contract, invoice, policy and mandate numbers, periods; "" when none).
+    ///
+    /// For example, `"DD VODAFONE LTD INVOICE 7716253"` → display "Vodafone Ltd Invoice 7716253", merchant
+    /// "Vodafone Ltd", details "Invoice 7716253".
+    public func cleanDescription(_ raw: String) -> CleanedDescription {
+        var raw = raw
+        let parts = raw.withUTF8 { bytes -> (String, String, String) in
+            let tokens = DescriptionToken.split(bytes)
+            let first = DescriptionCleaner.skipPrefixes(tokens, bytes)
+            let kept = DescriptionCleaner.keptTokens(tokens, from: first, bytes)
+            var display = kept.display
+            if display.isEmpty { display = tokens.filter { !$0.isStar } }
+            let allCaps = !display.contains { $0.lowercase > 0 }
+            return (DescriptionCleaner.render(display, bytes, allCaps: allCaps),
+                    DescriptionCleaner.render(kept.name, bytes, allCaps: allCaps),
+                    DescriptionCleaner.render(kept.details.map(\.token) + kept.trailing, bytes, allCaps: allCaps))
+        }
+        let merchant = parts.1.isEmpty || DescriptionCleaner.namesNoMerchant(raw) ? nil : parts.1
+        return CleanedDescription(display: parts.0, merchant: merchant, details: parts.2)
     }
 
     /// Whether the text says it is a transfer, interest, a fee, salary, cash or a card payment, not a merchant.
@@ -55,16 +82,7 @@ public struct DescriptionCleaner: Sendable {
 
     /// The cleaned display text alone.
     public func displayText(_ raw: String) -> String {
-        var raw = raw
-        return raw.withUTF8 { bytes -> String in
-            let tokens = DescriptionToken.split(bytes)
-            let first = DescriptionCleaner.skipPrefixes(tokens, bytes)
-            var kept = DescriptionCleaner.keptTokens(tokens, from: first, bytes)
-            if kept.isEmpty {
-                kept = tokens.filter { !$0.isStar }
-            }
-            return DescriptionCleaner.render(kept, bytes)
-        }
+        cleanDescription(raw).display
     }
 
     /// `DescriptionWords.prefixes` as bytes; an empty word stands for the star token.
@@ -111,21 +129,33 @@ public struct DescriptionCleaner: Sendable {
         return index
     }
 
-    /// The tokens that make the display text: noise dropped, then the place at the end.
-    static func keptTokens(_ tokens: [DescriptionToken], from first: Int, _ bytes: UnsafeBufferPointer<UInt8>)
-        -> [DescriptionToken]
-    {
-        var kept: [DescriptionToken] = []
-        kept.reserveCapacity(tokens.count)
-        var cut: Int?  // kept.count where a store number was dropped: the words after it are the place
+    /// The tokens that make the display text: noise dropped, then the place at the end of the name; the details
+    /// (`DescriptionCleaner+Details.swift`) kept beside it.
+    static func keptTokens(_ tokens: [DescriptionToken], from first: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> KeptTokens {
+        var kept = KeptTokens()
+        kept.name.reserveCapacity(tokens.count)
+        var cut: Int?  // name.count where a store number was dropped: the words after it are the place
+        var afterTag = false  // a SEPA text whose name came before its tags: the rest is detail
         var index = first
         while index < tokens.count {
             let token = tokens[index]
+            let at = index
             let next: DescriptionToken? = index &+ 1 < tokens.count ? tokens[index &+ 1] : nil
             index &+= 1
             if token.isStar { continue }
+            if token.isTag {
+                if !kept.name.isEmpty { afterTag = true }
+                index = sepaField(token, tokens, at: at, bytes, &kept)
+                continue
+            }
+            let counter = counterLength(tokens, at, afterCounterWord: kept.lastWord.map { DescriptionWords.counterWords.contains($0, in: bytes) } ?? false, bytes)
+            if counter > 0 {
+                for t in tokens[at..<(at &+ counter)] { kept.addDetail(t) }
+                index = at &+ counter
+                continue
+            }
             if !token.hasAlphanumeric {
-                if token.length == 1, bytes[token.start] == 0x26 { kept.append(token) }  // `&` joins names
+                if token.length == 1, bytes[token.start] == 0x26 { kept.add(token, asDetail: afterTag) }  // `&` joins names
                 continue
             }
             let nextHasDigit = (next?.digits ?? 0) > 0
@@ -135,17 +165,26 @@ public struct DescriptionCleaner: Sendable {
                 word.end &-= 1
                 word = word.keyed(in: bytes)
             }
-            if DescriptionWords.labels.contains(word, in: bytes), nextHasDigit || endsLikeLabel {
-                if nextHasDigit || next.map({ !$0.hasAlphanumeric || $0.isReferenceNoise }) == true { index &+= 1 }
+            if DescriptionWords.detailLabels.contains(word, in: bytes), let end = labelledNumberEnd(tokens, after: at, bytes) {
+                for t in tokens[at..<end] { kept.addDetail(t) }
+                index = end
                 continue
+            }
+            if DescriptionWords.fieldNames.contains(word, in: bytes) { continue }
+            if DescriptionWords.labels.contains(word, in: bytes) {
+                if nextHasDigit || endsLikeLabel {
+                    if nextHasDigit || next.map({ !$0.hasAlphanumeric || $0.isReferenceNoise }) == true { index &+= 1 }
+                    continue
+                }
+                if let next, DescriptionWords.detailLabels.contains(next, in: bytes) { continue }  // `REF CONTRAT 4002…`
             }
             if let next, DescriptionWords.achClasses.contains(token, in: bytes), next.equals(idKey) {
                 continue
             }
             if DescriptionWords.storeWords.contains(word, in: bytes), let next,
-               next.isPureDigits || next.isHashNumber(in: bytes)
+               next.isPureDigits || next.isHashNumber(in: bytes) || next.isReferenceNoise
             {
-                if !kept.isEmpty, cut == nil { cut = kept.count }
+                if !kept.name.isEmpty, cut == nil, !afterTag { cut = kept.name.count }
                 index &+= 1
                 continue
             }
@@ -155,22 +194,33 @@ public struct DescriptionCleaner: Sendable {
             }
             if token.isCardMask(in: bytes) { continue }
             if token.letters == 0 {
-                if let last = kept.last, DescriptionWords.checkWords.contains(last, in: bytes) {
-                    kept.append(token)
+                if token.isPeriod(in: bytes) {
+                    kept.addDetail(token)
+                } else if token.isYear(in: bytes), let month = kept.lastWord, DescriptionWords.months.contains(month, in: bytes) {
+                    kept.moveLastToDetails()
+                    kept.addDetail(token)
+                } else if let last = kept.lastWord, DescriptionWords.checkWords.contains(last, in: bytes) {
+                    kept.add(token, asDetail: afterTag)
                 } else if token.isPureDigits && (token.length <= 2 || (kept.isEmpty && token.length <= 3)) {
-                    kept.append(token)
-                } else if (token.isPureDigits || token.isHashNumber(in: bytes)) && !kept.isEmpty && cut == nil {
-                    cut = kept.count
+                    kept.add(token, asDetail: afterTag)
+                } else if !afterTag, !kept.name.isEmpty, cut == nil, token.isPureDigits || token.isHashNumber(in: bytes)
+                            || token.digits >= 7 || token.isShortDate(in: bytes) {
+                    cut = kept.name.count
                 }
                 continue
             }
+            if token.isStoreCode(in: bytes) {
+                if !afterTag, !kept.name.isEmpty, cut == nil { cut = kept.name.count }
+                continue
+            }
             if token.isReferenceNoise { continue }
-            kept.append(token)
+            kept.add(token, asDetail: afterTag)
         }
-        if let cut, cut >= 1, cut < kept.count {
-            kept.removeSubrange(cut...)
+        if let cut, cut >= 1, cut < kept.name.count {
+            kept.truncateName(to: cut)
         } else {
-            dropPlace(&kept, bytes)
+            dropPlace(&kept.name, bytes)
+            kept.truncateName(to: kept.name.count)
         }
         return kept
     }

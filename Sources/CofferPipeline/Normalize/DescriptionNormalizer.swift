@@ -35,7 +35,8 @@ public struct NormalizedDescription: Hashable, Sendable {
 ///   none when the text says it is a transfer, fee, interest, salary or cash and no rule matched. Rules apply to
 ///   any text (a rule for a payroll credit names it), checked against the amount, direction and account too,
 ///   except those with `scope: purchases` (the shipped ones), which skip text that is not a purchase.
-/// - Display: the rule's name when a rule matched, else the cleaned text.
+/// - Display: the rule's name when a rule matched (with the details the text gave: invoice, contract or policy
+///   numbers, counters), else the cleaned text.
 public struct DescriptionNormalizer: Sendable {
     public let cleaner: DescriptionCleaner
     public let rules: MerchantRules
@@ -73,7 +74,7 @@ public struct DescriptionNormalizer: Sendable {
                           feedMCC: MerchantCategoryCode? = nil, category: String? = nil, typeCode: String? = nil,
                           feedType: TransactionType? = nil, indicator: CreditDebitIndicator,
                           context: MerchantRuleContext? = nil) -> NormalizedDescription {
-        let cleaned = cleaner.clean(text)
+        let cleaned = cleaner.cleanDescription(text)
         let isMerchant = cleaned.merchant != nil || (cleaned.display.isEmpty && feedMerchant != nil)
         let rule = rules.match(raw: text, cleaned: cleaned.display, context: context, isPurchase: isMerchant)
         var merchant: String?
@@ -92,7 +93,9 @@ public struct DescriptionNormalizer: Sendable {
                                                   hasMerchant: rule != nil, mcc: mcc)
             if let ruleType = rule?.transactionType, type == .unknown || type == .pointOfSale { type = ruleType }
         }
-        return NormalizedDescription(display: rule?.name ?? cleaned.display, merchantName: merchant,
+        // A rule names the merchant; the details the text gave (an invoice number, a counter) stay after it.
+        let display = rule.map { cleaned.details.isEmpty ? $0.name : $0.name + " " + cleaned.details } ?? cleaned.display
+        return NormalizedDescription(display: display, merchantName: merchant,
                                      merchantCategoryCode: mcc, transactionType: type)
     }
 }

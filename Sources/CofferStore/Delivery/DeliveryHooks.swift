@@ -106,6 +106,17 @@ extension FinanceStore {
         return PendingDelivery(hook: hook, changedTypes: changed, token: token, throughSequence: through)
     }
 
+    /// What `hook` would be handed if it ran now, whatever its frequency: the changes since its last delivery
+    /// (`coffer delivery run NAME`, to test a hook). When none of its types changed, its types are all listed and
+    /// the token reads nothing new.
+    public func deliveryNow(for hook: DeliveryHook) throws -> PendingDelivery {
+        let latest = try latestChanges(after: hook.lastDeliveredSequence)
+        let changed = hook.types.filter { latest[$0] != nil }
+        let through = changed.compactMap { latest[$0] }.max() ?? hook.lastDeliveredSequence
+        let token = makeToken(HistoryPosition(sequence: hook.lastDeliveredSequence, snapshotAfter: nil, inSnapshot: false))
+        return PendingDelivery(hook: hook, changedTypes: changed.isEmpty ? hook.types : changed, token: token, throughSequence: through)
+    }
+
     /// Records a run of `hook`: its time and status, and on success the sequence its delivery covered.
     public func recordDelivery(of hook: String, at date: Date, status: String, deliveredThrough sequence: Int64?) throws {
         try write { writer in

@@ -93,7 +93,8 @@ extension StoreWriter {
         return plan.values.sorted { $0.id > $1.id }
     }
 
-    /// Later live entries that changed rows `id` wrote. (Rows a later import added to an account `id` created do
+    /// Later live entries that changed rows `id` wrote, in the change log or silently (new keys: the undo journal).
+    /// (Rows a later import added to an account `id` created do
     /// not depend on it: the account stays while anything is left in it.)
     private func dependents(of id: Int64) throws -> [(id: Int64, path: String)] {
         try db.execute(sql: """
@@ -113,11 +114,15 @@ extension StoreWriter {
               AND (c.entity_id IN (SELECT id FROM temp.undo_scope)
                    OR (? AND c.account_id IN (SELECT account_id FROM change_log WHERE import_id = ?)))
             UNION
+            -- Changes no reader sees (a re-issued id, a text another statement repeats) are journaled, not logged.
+            SELECT DISTINCT l.id, l.path FROM undo_txn u JOIN import_ledger l ON l.id = u.import_id
+            WHERE u.import_id > ? AND l.undone_by IS NULL AND l.kind != 'undo' AND u.id IN (SELECT id FROM temp.undo_scope)
+            UNION
             SELECT DISTINCT l.id, l.path FROM statement_period p JOIN import_ledger l ON l.id = p.import_id
             WHERE ? AND p.import_id > ? AND l.undone_by IS NULL
               AND p.account_id IN (SELECT account_id FROM change_log WHERE import_id = ?)
             ORDER BY 1
-            """, arguments: [id, isLink, id, isLink, id, id]).map { ($0[0], $0[1]) }
+            """, arguments: [id, isLink, id, id, isLink, id, id]).map { ($0[0], $0[1]) }
     }
 
     /// What the live entries other than `id` (only later ones with `laterOnly`) listed unchanged.
@@ -144,7 +149,7 @@ extension StoreWriter {
                                      "foreign_currency_code", "exchange_rate", "indicator", "description",
                                      "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
                                      "posted_date", "external_id", "fingerprint", "occurrence", "created_seq",
-                                     "utc_offset", "local_day", "values_as_of", "source"]
+                                     "utc_offset", "local_day", "values_as_of", "source", "folded_text"]
     /// The columns history tells about (not the dedupe keys or the sequence of creation); the local day follows
     /// from the date and the offset.
     private static let txnContent = Array(1...16) + [offsetColumn]

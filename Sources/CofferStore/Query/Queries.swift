@@ -19,8 +19,10 @@ public struct TransactionQuery: Sendable {
     public var limit: Int?
     public var offset: Int?
     /// Coffer's addition: text that the description, original description or merchant name contains, ignoring
-    /// ASCII case (`"starbucks"` finds "STARBUCKS #123"). Foundation predicates on Linux cannot lowercase text,
-    /// so this is a query property; it runs in SQLite (`LIKE`).
+    /// case and diacritics (`"starbucks"` finds "STARBUCKS #123", `"muller"` finds "Café Müller", `"koln"` finds
+    /// "KÖLN"; see `SearchFolding` for the rules). `%` and `_` are plain characters. Foundation predicates on Linux
+    /// cannot lowercase text, so this is a query property; it runs in SQLite (`LIKE` over a folded copy of the
+    /// texts written at import), and `Transaction.matchesSearchText(_:)` is the same test in Swift.
     public var searchText: String?
 
     public init(sortDescriptors: [SortDescriptor<Transaction>] = [], predicate: Predicate<Transaction>? = nil,

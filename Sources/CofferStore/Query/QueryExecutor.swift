@@ -67,14 +67,15 @@ extension FinanceStore {
                       extra: Self.searchCondition(query.searchText))
     }
 
-    /// `LIKE` over the three texts; `\` escapes the pattern's own `%` and `_`.
+    /// `LIKE` over the folded texts (`txn.folded_text`, see `SearchFolding`), with the search text folded the same
+    /// way; `\` escapes the pattern's own `%` and `_`. `Transaction.matchesSearchText` is the same test in Swift.
     static func searchCondition(_ text: String?) -> SQLPart? {
-        guard let text, !text.isEmpty else { return nil }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        guard let text else { return nil }
+        let folded = SearchFolding.fold(text)
+        guard !folded.isEmpty else { return nil }
+        let escaped = folded.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
-        let pattern = ("%" + escaped + "%").databaseValue
-        return SQLPart(sql: "(description LIKE ? ESCAPE '\\' OR original_description LIKE ? ESCAPE '\\' OR merchant_name LIKE ? ESCAPE '\\')",
-                       arguments: [pattern, pattern, pattern], exact: true)
+        return SQLPart(sql: "folded_text LIKE ? ESCAPE '\\'", arguments: [("%" + escaped + "%").databaseValue], exact: true)
     }
 
     /// Accounts matching the query.

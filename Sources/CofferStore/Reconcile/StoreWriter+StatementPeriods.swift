@@ -34,9 +34,10 @@ extension StoreWriter {
             INSERT INTO statement_period(import_id, account_id, currency_code, location, statement_id, period_start,
             period_end, period_stated, as_of, opening_code, opening_amount, opening_scaled, opening_indicator,
             opening_as_of, closing_code, closing_amount, closing_scaled, closing_indicator, closing_as_of,
-            closing_location, row_count, booked_count, booked_scaled, open_count, balance_problem, balance_difference)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(values))
+            closing_location, row_count, booked_count, booked_scaled, open_count, balance_problem, balance_difference,
+            source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: StatementArguments(values + [Rows.dv(recordSource)]))
         var stored = period
         stored.id = db.lastInsertedRowID
         stored.importID = importID
@@ -49,6 +50,15 @@ extension StoreWriter {
     public func noteCoverage(ofStatement id: Int64, fromDay: Int, throughDay: Int, listsPending: Bool) throws {
         try db.execute(sql: "UPDATE statement_period SET from_day = ?, through_day = ?, lists_pending = ? WHERE id = ?",
                        arguments: [fromDay, throughDay, listsPending, id])
+    }
+
+    /// The as-of time (ms) of the newest statement recorded for the account (and not undone) from `source` whose
+    /// period covers a local day of `fromDay...throughDay`: when that source last listed a row of those days.
+    public func newestStatement(accountID: UUID, source: String, fromDay: Int, throughDay: Int) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT MAX(p.as_of) FROM \(StatementPeriod.liveRows)
+            WHERE p.account_id = ? AND p.source = ? AND p.from_day <= ? AND p.through_day >= ?
+            """), arguments: [accountID, source, throughDay, fromDay])
     }
 
     /// Whether a statement already recorded for the account (and not undone) would have retired a pending row of

@@ -70,6 +70,26 @@ enum Rows {
         return values
     }
 
+    /// What `txn.folded_text` holds for these texts: each folded (`SearchFolding`), the distinct ones joined by
+    /// U+001F, which no folded text holds (so a search cannot match across two texts).
+    ///
+    /// For example, "CAFÉ MÜLLER", "CAFE MULLER KOELN", "Café Müller" → "cafe muller\u{1F}cafe muller koeln".
+    static func foldedText(description: String, original: String, merchant: String?) -> String {
+        let first = SearchFolding.fold(description)
+        var text = first
+        let second = original == description ? first : SearchFolding.fold(original)
+        if second != first { text += "\u{1F}" + second }
+        if let merchant {
+            let third = merchant == description ? first : merchant == original ? second : SearchFolding.fold(merchant)
+            if third != first, third != second { text += "\u{1F}" + third }
+        }
+        return text
+    }
+
+    static func foldedText(_ t: Transaction) -> String {
+        foldedText(description: t.transactionDescription, original: t.originalTransactionDescription, merchant: t.merchantName)
+    }
+
     /// No UTC offset is larger than 14 h (`+14:00`, Kiribati; OFX allows no more): a local day `d` lies within
     /// `transaction_date` of `[d − 14 h, d + 1 day + 14 h)`. Day queries read that range through the date indexes
     /// and filter `local_day` exactly.

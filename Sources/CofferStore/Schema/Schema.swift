@@ -196,6 +196,8 @@ enum Schema {
         }
         // Later migrations, in the order they were added, each file appending its own.
         registerUndoIdentityAndDayMigrations(&migrator)
+        registerRetiredAsOfMigration(&migrator)
+        registerFoldedTextMigration(&migrator)
         return migrator
     }
 

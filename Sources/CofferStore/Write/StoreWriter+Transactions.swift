@@ -84,10 +84,13 @@ extension StoreWriter {
                               Rows.scaled(amounts.upperBound), indicator.rawValue]).map(stored)
     }
 
-    /// Whether a transaction with this institution id was deleted from the account before.
-    public func isDeleted(accountID: UUID, externalID: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND external_id = ? LIMIT 1"),
-                          arguments: [accountID, externalID]) ?? false
+    /// Whether a transaction with this institution id was deleted from the account before, for a statement as of
+    /// `asOf` (ms): a pending row retired by a statement older than that one does not count (nil: every tombstone).
+    public func isDeleted(accountID: UUID, externalID: String, asOf: Int64? = nil) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT 1 FROM tombstone WHERE account_id = ?1 AND external_id = ?2
+            AND (retired_as_of IS NULL OR ?3 IS NULL OR retired_as_of >= ?3) LIMIT 1
+            """), arguments: [accountID, externalID, asOf]) ?? false
     }
 
     /// The transaction that carried this institution id before it was retired (deleted, booked from pending, or
@@ -98,10 +101,13 @@ extension StoreWriter {
             """), arguments: [accountID, externalID])
     }
 
-    /// Whether a transaction with this fingerprint and occurrence was deleted from the account before.
-    public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM tombstone WHERE account_id = ? AND fingerprint = ? AND occurrence = ? LIMIT 1"),
-                          arguments: [accountID, fingerprint, occurrence]) ?? false
+    /// Whether a transaction with this fingerprint and occurrence was deleted from the account before, for a
+    /// statement as of `asOf` (ms), as `isDeleted(accountID:externalID:asOf:)` counts tombstones.
+    public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int, asOf: Int64? = nil) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT 1 FROM tombstone WHERE account_id = ?1 AND fingerprint = ?2 AND occurrence = ?3
+            AND (retired_as_of IS NULL OR ?4 IS NULL OR retired_as_of >= ?4) LIMIT 1
+            """), arguments: [accountID, fingerprint, occurrence, asOf]) ?? false
     }
 
     public func insert(_ transaction: Transaction, keys: DedupeKeys) throws {
@@ -116,8 +122,8 @@ extension StoreWriter {
         if insertStatement == nil {
             insertStatement = try BoundStatement(db, sql: """
                 INSERT INTO txn(\(Rows.transactionColumns), local_day, amount_scaled, external_id, fingerprint, occurrence,
-                                created_seq, values_as_of, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                created_seq, values_as_of, source, folded_text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         }
         let s = insertStatement!
@@ -132,8 +138,17 @@ extension StoreWriter {
         try s.bind(23, seq)
         try s.bind(24, statementAsOf)
         try s.bind(25, recordSource)
+        try s.bind(26, amounts.foldedText(of: t))
         try s.step()
         transactionCounts.inserted += 1
+    }
+
+    /// Notes that the row's text is the current statement's too (another source listed the same words, newer):
+    /// its `values_as_of` and `source` become the statement's. Nothing a reader sees changes: no change is logged.
+    public func restampValues(ofTransaction id: UUID) throws {
+        try db.cachedStatement(sql: """
+            UPDATE txn SET values_as_of = COALESCE(?, values_as_of), source = COALESCE(?, source) WHERE id = ?
+            """).execute(arguments: [statementAsOf, recordSource, id])
     }
 
     /// Replaces a stored transaction's values and keys (same id). Logs an update. The values are the current
@@ -147,26 +162,29 @@ extension StoreWriter {
         args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
         args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence),
                                  Rows.dv(valuesFromStatement ? statementAsOf : nil),
-                                 Rows.dv(valuesFromStatement ? recordSource : nil), id])
+                                 Rows.dv(valuesFromStatement ? recordSource : nil), Rows.foldedText(transaction).databaseValue, id])
         try db.cachedStatement(sql: """
             UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
             exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
             type = ?, status = ?, transaction_date = ?, posted_date = ?, utc_offset = ?, local_day = ?, amount_scaled = ?,
             external_id = ?, fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of),
-            source = COALESCE(?, source) WHERE id = ?
+            source = COALESCE(?, source), folded_text = ? WHERE id = ?
             """).execute(arguments: StatementArguments(args))
         transactionCounts.updated += 1
     }
 
-    /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back.
-    public func delete(_ stored: StoredTransaction) throws {
+    /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back. A
+    /// pending row a statement retired passes that statement's as-of time (ms): a newer statement's listing of it
+    /// is not stopped by the tombstone (docs/dedupe.md).
+    public func delete(_ stored: StoredTransaction, retiredAsOf: Int64? = nil) throws {
         let t = stored.transaction
         let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID)
         try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t.id])
         try db.cachedStatement(sql: """
-            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [t.id, t.accountID, stored.keys.externalID, stored.keys.fingerprint, stored.keys.occurrence, seq])
+            INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq, retired_as_of)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [t.id, t.accountID, stored.keys.externalID, stored.keys.fingerprint, stored.keys.occurrence, seq,
+                                     retiredAsOf])
         transactionCounts.deleted += 1
     }
 

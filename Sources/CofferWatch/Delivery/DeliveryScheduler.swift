@@ -52,25 +52,36 @@ public struct DeliveryScheduler: Sendable {
             guard hook.command != nil || appExtension != nil else { continue }
             do {
                 guard let pending = try store.pendingDelivery(for: hook, at: now) else { continue }
-                let delivery = Delivery(hook: hook.name, types: pending.changedTypes, token: pending.token, store: WatchConfiguration.absolute(store.path))
-                let status = await deliver(delivery, command: hook.command)
-                try store.recordDelivery(of: hook.name, at: now, status: status,
-                                         deliveredThrough: status == "ok" ? pending.throughSequence : nil)
-                let metadata: Logger.Metadata = [
-                    "hook": "\(hook.name)", "types": "\(delivery.types.map(\.rawValue).joined(separator: ","))",
-                    "result": "\(status)", "through": "\(pending.throughSequence)",
-                ]
-                if status == "ok" {
-                    logger.info("delivered", metadata: metadata)
-                } else {
-                    logger.error("delivery failed; retried after the next interval", metadata: metadata)
-                }
-                runs.append(DeliveryRun(delivery: delivery, status: status))
+                runs.append(try await run(pending, at: now))
             } catch {
                 logger.error("delivery hook error", metadata: ["hook": "\(hook.name)", "error": "\(error)"])
             }
         }
         return runs
+    }
+
+    /// Runs one hook now, whatever its frequency and even when nothing changed (`coffer delivery run NAME`, to
+    /// test a hook): it gets the changes since its last delivery, and the run is recorded as any other.
+    public func runNow(_ hook: DeliveryHook, at now: Date) async throws -> DeliveryRun {
+        try await run(try store.deliveryNow(for: hook), at: now)
+    }
+
+    private func run(_ pending: PendingDelivery, at now: Date) async throws -> DeliveryRun {
+        let hook = pending.hook
+        let delivery = Delivery(hook: hook.name, types: pending.changedTypes, token: pending.token, store: WatchConfiguration.absolute(store.path))
+        let status = await deliver(delivery, command: hook.command)
+        try store.recordDelivery(of: hook.name, at: now, status: status,
+                                 deliveredThrough: status == "ok" ? pending.throughSequence : nil)
+        let metadata: Logger.Metadata = [
+            "hook": "\(hook.name)", "types": "\(delivery.types.map(\.rawValue).joined(separator: ","))",
+            "result": "\(status)", "through": "\(pending.throughSequence)",
+        ]
+        if status == "ok" {
+            logger.info("delivered", metadata: metadata)
+        } else {
+            logger.error("delivery failed; retried after the next interval", metadata: metadata)
+        }
+        return DeliveryRun(delivery: delivery, status: status)
     }
 
     private func deliver(_ delivery: Delivery, command: String?) async -> String {

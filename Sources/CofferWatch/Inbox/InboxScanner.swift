@@ -33,13 +33,18 @@ struct InboxScanner: Sendable {
     }
 
     /// Whether a name is a temporary or hidden file that must not be imported yet.
-    static func isIgnored(_ name: String) -> Bool {
-        if name.hasPrefix(".") || name.hasPrefix("~$") { return true }
+    static func isIgnored(_ name: String) -> Bool { ignoreReason(name) != nil }
+
+    /// Why a name is not imported (a hidden file, a temporary name), or nil when it is a candidate.
+    static func ignoreReason(_ name: String) -> String? {
+        if name.hasPrefix(".") { return "hidden file (its name starts with a dot)" }
+        if name.hasPrefix("~$") { return "an office program's lock file (~$ name)" }
         let lower = name.lowercased()
-        for suffix in [".crdownload", ".part", ".partial", ".download", ".tmp", ".swp", ".error.txt"] where lower.hasSuffix(suffix) {
-            return true
+        if lower.hasSuffix(".error.txt") { return "the error note of a failed file" }
+        for suffix in [".crdownload", ".part", ".partial", ".download", ".tmp", ".swp"] where lower.hasSuffix(suffix) {
+            return "temporary name (\(suffix)): still being written; imported once renamed"
         }
-        return false
+        return nil
     }
 
     /// The regular files in the inbox (not in subfolders) that are not ignored, by name.

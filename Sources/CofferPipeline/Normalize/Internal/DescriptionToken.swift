@@ -12,6 +12,8 @@ struct DescriptionToken {
     var punctuation = 0
     /// The token is a lone `*` (processors glue it to their prefix: `SQ *`, `TST*`).
     var isStar = false
+    /// The token is a SEPA field tag glued to its value with `+` (`EREF+`, `MREF+`, `SVWZ+`): the tag alone.
+    var isTag = false
     /// The packed uppercase word, for `WordSet` lookups (`WordKey.none` until `keyed(in:)`).
     var key = WordKey.none
 
@@ -60,6 +62,25 @@ extension DescriptionToken {
             let isMaskStar = byte == 0x2A && index &+ 1 < count
                 && (bytes[index &+ 1] == 0x2A || (bytes[index &+ 1] >= 0x30 && bytes[index &+ 1] <= 0x39))
                 && (current.map { bytes[$0.start..<$0.end].allSatisfy { $0 == 0x2A } } ?? true)
+            // `EREF+123`, `SVWZ+Beitrag`: a SEPA tag ends at its `+`.
+            if byte == 0x2B, var tag = current, tag.length == 4, tag.uppercase == 4 {
+                tag = tag.keyed(in: bytes)
+                if DescriptionWords.sepaTags.contains(tag, in: bytes) {
+                    tag.isTag = true
+                    tokens.append(tag)
+                    current = nil
+                    index &+= 1
+                    continue
+                }
+            }
+            // `NR:1234AB56`: a word glued to a value by `:` is a label and its value.
+            if byte == 0x3A, let label = current, label.letters == label.length, label.length >= 2,
+               index &+ 1 < count, bytes[index &+ 1] >= 0x30, bytes[index &+ 1] <= 0x39 || bytes[index &+ 1] >= 0x41 {
+                finish(&current)
+                current = nil
+                index &+= 1
+                continue
+            }
             if isSpace || (byte == 0x2A && !isMaskStar) || byte == 0x7C {
                 finish(&current)
                 current = nil

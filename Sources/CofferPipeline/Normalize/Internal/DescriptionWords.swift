@@ -6,6 +6,10 @@ enum DescriptionWords {
     /// (`SQ *` Square, `TST*` Toast, `SP` Shopify, `PY *` Paymentus, `CKO*` Checkout.com, `IZ *` iZettle, …).
     /// `*` stands for the star token. Longer sequences come first. A prefix is stripped only when words follow.
     static let prefixes: [[String]] = [
+        ["SEPA", "INCASSO", "ALGEMEEN", "DOORLOPEND"], ["FASTER", "PAYMENT", "RECEIVED", "FROM"],
+        ["VIR", "SEPA", "RECU", "DE"], ["PAIEMENT", "PAR", "CARTE"], ["FASTER", "PAYMENT", "TO"],
+        ["CARD", "PAYMENT", "TO"], ["PRLV", "SEPA"], ["VIR", "SEPA"], ["ADDEBITO", "SDD"], ["COMPRA", "TARJ."],
+        ["COMPRA", "TARJETA"], ["CB", "*"],
         ["RECURRING", "PAYMENT", "AUTHORIZED", "ON"], ["PURCHASE", "AUTHORIZED", "ON"],
         ["DEBIT", "CARD", "PURCHASE"], ["SEPA", "LASTSCHRIFT"], ["RECURRING", "PAYMENT"],
         ["DEBIT", "CARD"], ["DEBIT", "PURCHASE"], ["CARD", "PURCHASE"], ["CHECK", "CARD"], ["ACH", "DEBIT"],
@@ -15,13 +19,57 @@ enum DescriptionWords {
         ["BT", "*"], ["SUMUP", "*"], ["ZETTLE", "*"], ["SP"], ["POS"], ["VISA"], ["PURCHASE"], ["CHECKCARD"],
         ["KARTENZAHLUNG"], ["GIROCARD"], ["CONTACTLESS"], ["LASTSCHRIFT"], ["SEPA-LASTSCHRIFT"],
         ["BASISLASTSCHRIFT"], ["FOLGELASTSCHRIFT"], ["ERSTLASTSCHRIFT"], ["BILLPAY"],
+        ["CB"], ["PRLV"], ["DD"], ["BEA"], ["RECIBO"], ["BETALINGSSERVICE"], ["KORTKÖP"], ["DANKORT-KØB"],
     ]
 
     /// Words that introduce a reference (`REF 8H3K2`, `TRANSACTION#: 123`, SEPA `EREF:`); the next token is
     /// dropped with them when it holds a digit.
     static let labels = WordSet([
         "REF", "REFERENCE", "TRANSACTION", "CONF", "CONFIRMATION", "AUTH", "TRACE", "TRN", "TXN", "ID", "EREF",
-        "MREF", "KREF", "CRED", "MANDATE", "INV", "INVOICE", "ORDER",
+        "KREF", "CRED", "ORDER", "ACCOUNT", "ACCT", "INCASSANT", "KENMERK", "TERMINAL",
+    ])
+
+    /// Words that introduce a number the account holder needs (`INVOICE 556677`, `Vertrag 4711`, `POLICY NO.
+    /// 12-AB-3`): kept with their value in the display text, left out of the merchant name.
+    static let detailLabels = WordSet([
+        "INVOICE", "INV", "RECHNUNG", "RECHNUNGSNR", "FACTURE", "FACTURA", "FATTURA", "FACTUUR", "FACTUURNUMMER",
+        "CONTRACT", "CONTRAT", "CONTRATTO", "CONTRATO", "VERTRAG", "VERTRAGSNR", "VERTRAGSNUMMER", "AFTALENR",
+        "POLICY", "POLIS", "POLICE", "POLIZZA", "POLIZA", "VSNR", "MANDATE", "MANDAT", "MACHTIGING", "MANDATSREF",
+        "KUNDENNR", "KUNDENNUMMER", "PRET", "PRESTAMO", "DARLEHEN", "LOAN",
+    ])
+
+    /// Words between a detail label and its number (`POLICY NO. 123`).
+    static let numberWords = WordSet(["NO", "NR", "NUMBER", "NUM", "NUMMER", "N°", "#"])
+
+    /// Field names of structured texts, dropped alone (the words after them stay): Dutch `Naam:` `Omschrijving:`.
+    static let fieldNames = WordSet(["NAAM", "OMSCHRIJVING", "VERWENDUNGSZWECK", "BETREFF"])
+
+    /// Words a counter follows (`INSTALLMENT 2/24`, `Rate 12 von 48`, `ECHEANCE 5/12`).
+    static let counterWords = WordSet([
+        "INSTALLMENT", "INSTALLMENTS", "INSTALMENT", "INSTALMENTS", "RATE", "RATA", "TERMIJN", "ECHEANCE",
+        "ÉCHÉANCE", "CUOTA", "AVDRAG", "AFDRAG", "TEILZAHLUNG", "PAYMENT", "PAYMENTS", "TERMIN",
+    ])
+
+    /// The word between a counter's two numbers (`5 OF 12`, `12 von 48`, `7 av 120`).
+    static let counterOf = WordSet(["OF", "VON", "AV", "AF", "DE", "SUR", "VAN", "DI", "SU"])
+
+    /// Month names (a year after one is a period: `März 2026`).
+    static let months = WordSet([
+        "JAN", "JANUARY", "JANUAR", "JANVIER", "ENERO", "GENNAIO", "JANUARI", "FEB", "FEBRUARY", "FEBRUAR",
+        "FEVRIER", "FÉVRIER", "FEBRERO", "FEBBRAIO", "FEBRUARI", "MAR", "MARCH", "MÄRZ", "MAERZ", "MARS", "MARZO",
+        "MAART", "APR", "APRIL", "AVRIL", "ABRIL", "APRILE", "MAY", "MAI", "MAYO", "MAGGIO", "MEI", "JUN", "JUNE",
+        "JUNI", "JUIN", "JUNIO", "GIUGNO", "JUL", "JULY", "JULI", "JUILLET", "JULIO", "LUGLIO", "AUG", "AUGUST",
+        "AOUT", "AOÛT", "AGOSTO", "AUGUSTUS", "SEP", "SEPT", "SEPTEMBER", "SEPTEMBRE", "SEPTIEMBRE", "SETTEMBRE",
+        "OCT", "OKT", "OCTOBER", "OKTOBER", "OCTOBRE", "OCTUBRE", "OTTOBRE", "NOV", "NOVEMBER", "NOVEMBRE",
+        "NOVIEMBRE", "DEC", "DEZ", "DECEMBER", "DEZEMBER", "DECEMBRE", "DÉCEMBRE", "DICIEMBRE", "DICEMBRE",
+    ])
+
+    /// SEPA field tags German banks write before a value with `+` (`EREF+`, `SVWZ+`). The purpose (`SVWZ`) stays,
+    /// the mandate (`MREF`) goes to the end of the display text, the rest (end-to-end and customer references,
+    /// creditor id, IBAN, BIC, purpose code, ultimate parties, amounts) go.
+    static let sepaTags = WordSet([
+        "EREF", "MREF", "CRED", "SVWZ", "KREF", "ABWA", "ABWE", "PURP", "IBAN", "DEBT", "COAM", "OAMT", "SQTP", "BREF",
+        "RREF",
     ])
 
     /// ACH entry classes that stand before `ID:` (`PPD ID: 1234567890`).
@@ -78,7 +126,8 @@ enum DescriptionWords {
         "ESPN", "AMC", "BBC", "H&M", "AT&T", "TJ", "DB", "BVG", "HSBC", "RBC", "TD", "PNC", "ACH", "POS", "LLC",
         "AG", "KG", "SE", "OHG", "SA", "NV", "BV", "PLC", "NHS", "TFL", "HEB", "IHOP", "REWE", "ALDI", "LIDL",
         "EDEKA", "DM", "OBI", "BMW", "VW", "ADAC", "ARAL", "OMV", "SNCF", "KLM", "EE", "O2", "AA", "TV", "HMRC",
-        "IRS", "APR", "IBAN", "SEPA", "PIN", "ID", "ATM", "QFC", "AMZN", "WWW", "GAP", "UBS", "ING", "N26",
+        "IRS", "APR", "IBAN", "SEPA", "PIN", "ID", "ATM", "QFC", "AMZN", "WWW", "GAP", "UBS", "ING", "N26", "MREF",
+        "ICA", "EDF", "VGZ", "TDC", "SNCB", "RATP",
     ])
 
     /// Words with a fixed spelling: uppercase form → display form.
@@ -86,7 +135,7 @@ enum DescriptionWords {
         ("GMBH", "GmbH"), ("ST", "St"), ("DR", "Dr"), ("MR", "Mr"), ("MRS", "Mrs"), ("MT", "Mt"), ("FT", "Ft"),
         ("JR", "Jr"), ("CO", "Co"), ("INC", "Inc"), ("LTD", "Ltd"), ("CORP", "Corp"), ("MKTP", "Mktp"),
         ("MKTPLACE", "Mktplace"), ("EBAY", "eBay"), ("IPHONE", "iPhone"), ("ITUNES", "iTunes"),
-        ("PAYPAL", "PayPal"), ("YOUTUBE", "YouTube"), ("SAV", "Sav"), ("CHK", "Chk"),
+        ("PAYPAL", "PayPal"), ("YOUTUBE", "YouTube"), ("SAV", "Sav"), ("CHK", "Chk"), ("MKT", "Mkt"),
     ])
 
     /// Phrases (folded, whole words) that say the text is not a purchase from a merchant: transfers, interest,
@@ -98,6 +147,7 @@ enum DescriptionWords {
         "deposit", "atm", "geldautomat", "bargeld", "bargeldauszahlung", "cash withdrawal", "withdrawal",
         "thank you", "autopay", "payment received", "dividend", "dividende", "dauerauftrag", "standing order",
         "cheque", "balance transfer", "cash advance", "adjustment", "loan payment", "mortgage payment",
-        "tilgung", "darlehen", "abschluss", "rechnungsabschluss", "zelle", "^check", "^scheck",
+        "tilgung", "darlehen", "abschluss", "rechnungsabschluss", "zelle", "^check", "^scheck", "faster payment",
+        "^vir sepa", "virement", "prestamo", "ratenkredit", "avdrag",
     ]
 }

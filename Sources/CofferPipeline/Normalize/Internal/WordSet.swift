@@ -1,4 +1,5 @@
-/// A word of up to 16 bytes packed into two integers, ASCII letters uppercased, so comparing is two integer tests.
+/// A word of up to 16 bytes packed into two integers, ASCII and Latin-1 letters uppercased, so comparing is two
+/// integer tests.
 ///
 /// For example, the tokens `ikea` and `IKEA` have the same key. Longer words get `length == 0xFF` and match
 /// nothing.
@@ -19,9 +20,13 @@ struct WordKey: Hashable, Sendable {
         guard end &- start <= 16, start <= end else { self = .none; return }
         length = end &- start
         var index = start
+        var afterC3 = false
         while index < end {
             var byte = bytes[index]
             if byte >= 0x61 && byte <= 0x7A { byte &-= 0x20 }
+            // Latin-1 lowercase letters (`C3 A0`–`C3 BE`, not ÷) onto their capitals: `März` is `MÄRZ`.
+            else if afterC3, byte >= 0xA0, byte <= 0xBE, byte != 0xB7 { byte &-= 0x20 }
+            afterC3 = byte == 0xC3
             let offset = index &- start
             if offset < 8 { low |= UInt64(byte) << UInt64(offset &* 8) } else { high |= UInt64(byte) << UInt64((offset &- 8) &* 8) }
             index &+= 1
