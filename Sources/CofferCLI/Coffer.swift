@@ -57,8 +57,9 @@ struct CofferCommand: AsyncParsableCommand {
               coffer history --since TOKEN --follow       # change batches as NDJSON
 
             The store: --store PATH, else $COFFER_STORE, else $XDG_DATA_HOME/coffer/coffer.sqlite \
-            (~/.local/share/coffer/coffer.sqlite). Configuration (CSV profiles, merchant rules): --config DIR, else \
-            $COFFER_CONFIG, else ./config, else ~/.config/coffer.
+            (~/.local/share/coffer/coffer.sqlite). Configuration (CSV profiles, merchant rules), in layers, lowest \
+            first: the defaults built into coffer, ~/.config/coffer, each --config DIR, $COFFER_CONFIG \
+            (coffer config show prints the result).
 
             Exit codes: 0 all good (including "nothing new"); 1 something failed (for import: some files failed, \
             the others were committed); 64 usage error.
@@ -68,6 +69,7 @@ struct CofferCommand: AsyncParsableCommand {
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
             ProfileCommand.self, ImportsCommand.self, BackupCommand.self, DoctorCommand.self, ReconcileCommand.self,
+            ConfigCommand.self,
             InitCommand.self, InstallCommand.self,
         ])
 }

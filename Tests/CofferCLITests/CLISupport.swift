@@ -34,6 +34,9 @@ func coffer(_ arguments: [String], environment: [String: String] = [:], currentD
     process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
     var env = ProcessInfo.processInfo.environment
     env["COFFER_STORE"] = nil
+    // The configuration is the built-in defaults and what a test gives: not the machine's ~/.config/coffer.
+    env["COFFER_CONFIG"] = nil
+    env["XDG_CONFIG_HOME"] = emptyConfigHome
     for (k, v) in environment { env[k] = v }
     process.environment = env
     let out = Pipe(), err = Pipe()
@@ -47,6 +50,13 @@ func coffer(_ arguments: [String], environment: [String: String] = [:], currentD
     return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                stderr: String(decoding: stderr, as: UTF8.self))
 }
+
+/// An empty folder standing for `$XDG_CONFIG_HOME` in tests.
+let emptyConfigHome: String = {
+    let path = NSTemporaryDirectory() + "coffer-cli-tests/empty-config-home-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}()
 
 func temporaryFolder() throws -> String {
     let path = NSTemporaryDirectory() + "coffer-cli-tests/" + UUID().uuidString

@@ -19,8 +19,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns ('inbox/*.csv').") var paths: [String]
-    @Option(help: "Configuration folder (CSV profiles, merchant rules, institutions, account aliases).") var config: String?
-    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see config/profiles) or a profile file's path "
+    @OptionGroup var configOptions: ConfigOptions
+    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see coffer config show) or a profile file's path "
                                + "(a draft); OFX and camt files among them are read as what they are."))
     var profile: String?
     @Flag(help: "Show the changes without writing them.") var dryRun = false
@@ -65,7 +65,7 @@ struct ImportCommand: AsyncParsableCommand {
                 files += found
                 if found.isEmpty, !json, isTerminal || verbose { Self.sayNothingFound(in: path) }
             }
-            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let configuration = try configOptions.load()
             if let profile { try Self.checkProfile(profile, in: configuration) }
             let store = try storeOptions.open(.readWrite)
             let importer = Importer(store: store, configuration: configuration)

@@ -15,8 +15,8 @@ struct ParseCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "Statement files, folders (searched recursively) or quoted glob patterns.") var paths: [String]
-    @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
-    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see config/profiles) or a profile file's path "
+    @OptionGroup var configOptions: ConfigOptions
+    @Option(help: ArgumentHelp("Read the CSV files with this profile: an id (see coffer config show) or a profile file's path "
                                + "(a draft); OFX and camt files among them are read as what they are."))
     var profile: String?
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
@@ -28,7 +28,7 @@ struct ParseCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let configuration = try configOptions.load()
             if let profile { try ImportCommand.checkProfile(profile, in: configuration) }
             let reader = StatementReader(configuration: configuration)
             var items: [StatementReader.Item] = []

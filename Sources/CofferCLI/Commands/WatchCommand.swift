@@ -30,7 +30,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Seconds between full rescans of the inbox (besides inotify).") var rescan: Double = 30
     @Option(help: "Seconds a file's size and time must hold still before it is imported.") var settle: Double = 2
     @Option(help: "Log format: text or json (one object per line).") var logFormat: LogFormat = .text
-    @Option(help: "Configuration folder (CSV profiles, merchant rules).") var config: String?
+    @OptionGroup var configOptions: ConfigOptions
     @Option(help: "Seconds a delivery hook may run before SIGTERM.") var hookTimeout: Double = 60
     @Flag(help: "Do not run delivery hooks.") var noDelivery = false
 
@@ -48,7 +48,7 @@ struct WatchCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
                 throw CofferError(.usage, "the inbox \(inbox) is not a folder")
             }
-            let configuration = try CofferConfiguration.load(directory: config ?? CofferConfiguration.defaultDirectory())
+            let configuration = try configOptions.load()
             let store = try storeOptions.open(.readWrite)
             let logger = Logger(label: "coffer.watch")
             var settings = WatchConfiguration(inbox: inbox, processed: processed, failed: failed)

@@ -49,7 +49,10 @@ enum ExampleFiles {
     /// `merchants.local.yaml`: the person's own merchant rules, beside the shipped ones.
     static let merchantRules = """
         # Your own merchant rules: text in a transaction → a merchant name, a category code (MCC) and a type.
-        # They add to the rules shipped with Coffer; a rule here with the name of a shipped one replaces it.
+        # They add to the rules built into Coffer and are tried first; a rule here with the id of a built-in one
+        # replaces it (an id is 'id:', else the name in lower case with '-' between words: starbucks,
+        # trader-joes). To turn a built-in rule or profile off, list it in disable.yaml beside this file:
+        # disable: [starbucks, profile:amex]. `coffer config show` lists every rule with the file it came from.
         #
         # Each rule:
         #   - name: Corner Bakery         # the merchant's name, also the display text (required)
@@ -57,7 +60,11 @@ enum ExampleFiles {
         #     contains: [corner bakery]   # word sequences anywhere in the text (a text or a list)
         #     prefix: [cbk]               # word sequences the text starts with (a text or a list)
         #     type: pointOfSale           # a FinanceKit transaction type (optional)
-        # A rule needs a name and at least one 'contains' or 'prefix'. Matching ignores case, accents and
+        #     amount: {min: 1, max: 50}   # only these amounts (positive; or one exact amount) (optional)
+        #     direction: debit            # only debits (money out) or credits (money in) (optional)
+        #     account: [Checking]         # only these accounts, by id or name as `coffer accounts` shows (optional)
+        # A rule needs a name and at least one 'contains' or 'prefix'. Your rules apply to any text (a payroll
+        # credit too); `coffer config rules --unused` lists those that match nothing stored, and why. Matching ignores case, accents and
         # punctuation, and goes by whole words: 'shell' does not match SHELLFISH.
         #
         # For example (remove the '# ' to use them):

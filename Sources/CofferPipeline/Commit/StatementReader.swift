@@ -44,7 +44,9 @@ public struct StatementReader: Sendable {
                 let number = identity.accountNumber.map { "••••" + String($0.filter { $0.isLetter || $0.isNumber }.suffix(4)) }
                 account = [identity.institutionName ?? identity.institutionID, number ?? identity.displayName].compactMap { $0 }
                     .joined(separator: " ")
-                return ResolvedAccount(id: TransactionPreparer.noAccount, currencyCode: identity.currencyCode ?? "")
+                // No store, so no account id: a merchant rule's `account` is compared with the statement's own name.
+                return ResolvedAccount(id: TransactionPreparer.noAccount, currencyCode: identity.currencyCode ?? "",
+                                       names: [identity.displayName, account].compactMap { $0 })
             case .transaction(let prepared): try each(Item(transaction: prepared.transaction, account: account))
             case .warning(let warning): warnings.append(warning.description)
             case .balance, .end: break

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// For example:
 /// ```swift
-/// let configuration = try CofferConfiguration.load(directory: CofferConfiguration.defaultDirectory())
+/// let configuration = try CofferConfiguration.standard()                 // built-in, ~/.config/coffer, $COFFER_CONFIG
+/// let one = try CofferConfiguration.load(directory: "config")          // one folder alone
 /// ```
 public struct CofferConfiguration: Sendable {
     public var directory: String?
@@ -19,6 +20,8 @@ public struct CofferConfiguration: Sendable {
     public var institutions: InstitutionTable
     /// Identities the person says belong to a stored account.
     public var accountAliases: [AccountAliasRule]
+    /// Where each item came from, and warnings about the layers (filled by `load(layers:)`).
+    public var report = ConfigurationReport()
 
     public init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer,
                 institutions: InstitutionTable = .empty, accountAliases: [AccountAliasRule] = []) {
@@ -29,7 +32,8 @@ public struct CofferConfiguration: Sendable {
         self.accountAliases = accountAliases
     }
 
-    /// Loads everything under `directory`; nil gives an empty configuration (no CSV profiles, no rules).
+    /// Loads everything under `directory` alone (no built-in defaults, no other layer); nil gives an empty
+    /// configuration (no CSV profiles, no rules). Coffer's commands use `standard(directories:)`, which layers.
     public static func load(directory: String?) throws -> CofferConfiguration {
         guard let directory else {
             return CofferConfiguration(directory: nil, profiles: CSVProfileSet(profiles: []), normalizer: DescriptionNormalizer())
@@ -54,8 +58,9 @@ public struct CofferConfiguration: Sendable {
                                    institutions: institutions, accountAliases: aliases)
     }
 
-    /// Where configuration is looked for: `$COFFER_CONFIG`, else `./config` when it holds profiles, else
-    /// `$XDG_CONFIG_HOME/coffer` (`~/.config/coffer`) when it exists; nil when none does.
+    /// The one folder versions before configuration layers read: `$COFFER_CONFIG`, else `./config` when it holds
+    /// profiles, else `$XDG_CONFIG_HOME/coffer` (`~/.config/coffer`) when it exists; nil when none does. Coffer's
+    /// commands now read `standard(directories:)`, the built-in defaults with these folders layered over them.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
                                         currentDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
         if let explicit = environment["COFFER_CONFIG"], !explicit.isEmpty { return explicit }

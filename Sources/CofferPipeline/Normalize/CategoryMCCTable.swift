@@ -26,7 +26,11 @@ public struct CategoryMCCTable: Sendable {
         self.codes = codes
     }
 
-    private init(keyed codes: [String: MerchantCategoryCode?]) { self.codes = codes }
+    /// A table of keys as `key(_:)` makes them.
+    init(keyed codes: [String: MerchantCategoryCode?]) { self.codes = codes }
+
+    /// Key → code, as looked up.
+    var entries: [String: MerchantCategoryCode?] { codes }
 
     /// The code for a category word, or nil when the word is unknown or not a merchant category.
     public func code(forCategory category: String) -> MerchantCategoryCode? {

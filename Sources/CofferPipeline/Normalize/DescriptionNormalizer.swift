@@ -32,7 +32,9 @@ public struct NormalizedDescription: Hashable, Sendable {
 /// - Type: the feed's own when it is specific (not `.unknown`), else `TransactionTypeInference`; a merchant
 ///   rule's `type` replaces an inferred `.pointOfSale` or `.unknown`.
 /// - Merchant: the rule's canonical name, else the feed's merchant column cleaned, else the cleaned text;
-///   none when the text says it is a transfer, fee, interest, salary or cash (and then no rule applies either).
+///   none when the text says it is a transfer, fee, interest, salary or cash and no rule matched. Rules apply to
+///   any text (a rule for a payroll credit names it), checked against the amount, direction and account too,
+///   except those with `scope: purchases` (the shipped ones), which skip text that is not a purchase.
 /// - Display: the rule's name when a rule matched (with the details the text gave: invoice, contract or policy
 ///   numbers, counters), else the cleaned text.
 public struct DescriptionNormalizer: Sendable {
@@ -53,23 +55,28 @@ public struct DescriptionNormalizer: Sendable {
         return transaction.memo ?? ""
     }
 
-    /// Normalizes the text fields of a raw transaction.
-    public func normalize(_ transaction: RawTransaction) -> NormalizedDescription {
+    /// Normalizes the text fields of a raw transaction; `accountMatches` (from `rules.accountMatches(id:names:)`) says
+    /// which rules its account meets.
+    public func normalize(_ transaction: RawTransaction, accountMatches: [Bool] = []) -> NormalizedDescription {
         var typeText = DescriptionNormalizer.originalDescription(of: transaction)
         if let memo = transaction.memo, transaction.name != nil, !memo.isEmpty { typeText += " / " + memo }
+        let indicator = transaction.resolvedIndicator
         return normalize(text: DescriptionNormalizer.originalDescription(of: transaction), typeText: typeText,
                          feedMerchant: transaction.merchantName, feedMCC: transaction.merchantCategoryCode,
                          category: transaction.category, typeCode: transaction.typeCode,
-                         feedType: transaction.transactionType, indicator: transaction.resolvedIndicator)
+                         feedType: transaction.transactionType, indicator: indicator,
+                         context: rules.needsContext ? MerchantRuleContext(amount: transaction.amount.magnitude, indicator: indicator,
+                                                                           accountMatches: accountMatches) : nil)
     }
 
     /// Normalizes one text; `typeText` (default: `text`) is what type keywords are looked for in.
     public func normalize(text: String, typeText: String? = nil, feedMerchant: String? = nil,
                           feedMCC: MerchantCategoryCode? = nil, category: String? = nil, typeCode: String? = nil,
-                          feedType: TransactionType? = nil, indicator: CreditDebitIndicator) -> NormalizedDescription {
+                          feedType: TransactionType? = nil, indicator: CreditDebitIndicator,
+                          context: MerchantRuleContext? = nil) -> NormalizedDescription {
         let cleaned = cleaner.cleanDescription(text)
         let isMerchant = cleaned.merchant != nil || (cleaned.display.isEmpty && feedMerchant != nil)
-        let rule = isMerchant ? rules.match(raw: text, cleaned: cleaned.display) : nil
+        let rule = rules.match(raw: text, cleaned: cleaned.display, context: context, isPurchase: isMerchant)
         var merchant: String?
         if let rule {
             merchant = rule.name

@@ -22,12 +22,14 @@ extension MerchantRules {
             throw ConfigYAML.error("expected a mapping with a 'merchants' list at the top", at: root, file: file)
         }
         var list: Node?
+        var purchasesOnly = false
         for (key, value) in top {
             switch ConfigYAML.text(key) {
             case "merchants": list = value
             case "version": continue
+            case "scope": purchasesOnly = try scope(value, what: "'scope'", file: file)
             default:
-                throw ConfigYAML.error("unknown key '\(ConfigYAML.text(key) ?? "?")' at the top; expected 'merchants'",
+                throw ConfigYAML.error("unknown key '\(ConfigYAML.text(key) ?? "?")' at the top; expected 'merchants' (or 'scope')",
                                        at: key, file: file)
             }
         }
@@ -35,12 +37,22 @@ extension MerchantRules {
         guard case .sequence(let items) = list else {
             throw ConfigYAML.error("'merchants' must be a list of rules (each starting with '- name:')", at: list, file: file)
         }
-        return try items.enumerated().map { offset, item in try rule(item, number: offset + 1, file: file) }
+        return try items.enumerated().map { offset, item in try rule(item, number: offset + 1, purchasesOnly: purchasesOnly, file: file) }
     }
 
-    private static let keys = ["name", "mcc", "contains", "prefix", "type", "on"]
+    /// `scope: purchases` (only text the cleaner takes for a purchase) or `scope: any`.
+    private static func scope(_ node: Node, what: String, file: String) throws -> Bool {
+        switch ConfigYAML.text(node) {
+        case "purchases": return true
+        case "any": return false
+        default:
+            throw ConfigYAML.error("\(what) must be purchases or any, found '\(ConfigYAML.text(node) ?? "a list")'", at: node, file: file)
+        }
+    }
 
-    private static func rule(_ node: Node, number: Int, file: String) throws -> MerchantRule {
+    private static let keys = ["id", "name", "mcc", "contains", "prefix", "type", "on", "amount", "direction", "account", "scope"]
+
+    private static func rule(_ node: Node, number: Int, purchasesOnly: Bool, file: String) throws -> MerchantRule {
         guard case .mapping(let mapping) = node else {
             throw ConfigYAML.error("rule \(number): expected a mapping with 'name' and 'contains' or 'prefix'", at: node, file: file)
         }
@@ -48,11 +60,39 @@ extension MerchantRules {
         let what = name.isEmpty ? "rule \(number)" : "rule \(number) (\(name))"
         guard !name.isEmpty else { throw ConfigYAML.error("\(what): missing 'name'", at: node, file: file) }
         var rule = MerchantRule(name: name)
+        rule.purchasesOnly = purchasesOnly
         for (keyNode, value) in mapping {
             let key = ConfigYAML.text(keyNode) ?? "?"
             switch key {
             case "name":
                 continue
+            case "id":
+                let id = ConfigYAML.text(value)?.trimmingCharacters(in: .whitespaces) ?? ""
+                guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0 == ":" }) else {
+                    throw ConfigYAML.error("\(what): 'id' must be a word without spaces or ':' (such as globex-salary)",
+                                           at: value, file: file)
+                }
+                rule.id = id
+            case "scope":
+                rule.purchasesOnly = try scope(value, what: "\(what): 'scope'", file: file)
+            case "amount":
+                (rule.minimumAmount, rule.maximumAmount) = try amountRange(value, what: "\(what): 'amount'", file: file)
+            case "direction":
+                switch ConfigYAML.text(value) {
+                case "debit": rule.direction = .debit
+                case "credit": rule.direction = .credit
+                default:
+                    throw ConfigYAML.error("\(what): 'direction' must be debit (money out) or credit (money in), found '\(ConfigYAML.text(value) ?? "a list")'",
+                                           at: value, file: file)
+                }
+            case "account":
+                let accounts = try ConfigYAML.strings(value, what: "\(what): 'account'", file: file)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                guard !accounts.isEmpty, !accounts.contains(where: \.isEmpty) else {
+                    throw ConfigYAML.error("\(what): 'account' must name an account: its id or its name, as `coffer accounts` prints them",
+                                           at: value, file: file)
+                }
+                rule.accounts = accounts
             case "mcc":
                 rule.merchantCategoryCode = try ConfigYAML.merchantCategoryCode(value, what: "\(what): 'mcc'", file: file)
             case "contains", "prefix":
@@ -79,9 +119,46 @@ extension MerchantRules {
                                        at: keyNode, file: file)
             }
         }
-        guard !rule.contains.isEmpty || !rule.prefixes.isEmpty else {
+        guard rule.hasPatterns || !rule.accounts.isEmpty || rule.minimumAmount != nil || rule.maximumAmount != nil else {
             throw ConfigYAML.error("\(what): needs 'contains' or 'prefix' (the words that identify the merchant)", at: node, file: file)
         }
         return rule
+    }
+
+    /// `amount: 42.50` (exactly), or `amount: {min: 1000, max: 5000}` (either bound may be left out; both inclusive).
+    private static func amountRange(_ node: Node, what: String, file: String) throws -> (Decimal?, Decimal?) {
+        func amount(_ node: Node, _ what: String) throws -> Decimal {
+            let text = ConfigYAML.text(node)?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), text.filter({ $0 == "." }).count <= 1,
+                  let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw ConfigYAML.error("\(what): expected a positive amount such as 42.50 (amounts are magnitudes; "
+                                       + "'direction: debit' or 'credit' says which way), found '\(text)'", at: node, file: file)
+            }
+            return value
+        }
+        switch node {
+        case .scalar:
+            let value = try amount(node, what)
+            return (value, value)
+        case .mapping(let mapping):
+            var minimum: Decimal?, maximum: Decimal?
+            for (key, value) in mapping {
+                switch ConfigYAML.text(key) {
+                case "min": minimum = try amount(value, what + " min")
+                case "max": maximum = try amount(value, what + " max")
+                default:
+                    throw ConfigYAML.error("\(what): unknown key '\(ConfigYAML.text(key) ?? "?")'; expected min and max", at: key, file: file)
+                }
+            }
+            if let minimum, let maximum, minimum > maximum {
+                throw ConfigYAML.error("\(what): min \(minimum) is more than max \(maximum)", at: node, file: file)
+            }
+            guard minimum != nil || maximum != nil else {
+                throw ConfigYAML.error("\(what): expected min, max or both", at: node, file: file)
+            }
+            return (minimum, maximum)
+        default:
+            throw ConfigYAML.error("\(what): expected an amount or {min: ..., max: ...}", at: node, file: file)
+        }
     }
 }

@@ -33,6 +33,8 @@ enum PreparedEvent: Sendable {
 struct ResolvedAccount: Sendable {
     var id: UUID
     var currencyCode: String
+    /// The account's display name and description: what a merchant rule's `account` may name it by.
+    var names: [String] = []
 }
 
 /// The normalize stage: raw transaction → normalized `Transaction`, fingerprint and occurrence, encoded amounts.
@@ -50,6 +52,9 @@ struct TransactionPreparer {
     /// The account id before any statement header, and without a store.
     static let noAccount = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     private var account = ResolvedAccount(id: noAccount, currencyCode: "")
+    /// Which merchant rules the current account meets (worked out once per statement); empty when no rule names an
+    /// account.
+    private var accountMatches: [Bool] = []
     private var salt: UInt64 = 0
     private var seenIDs: Set<UInt64> = []
     private var seenFingerprints: Set<UInt64> = []
@@ -74,11 +79,14 @@ struct TransactionPreparer {
         case .begin(let header):
             try emit(.begin(header))
             account = try resolveAccount(header)
+            accountMatches = normalizer.rules.rules.contains { !$0.accounts.isEmpty }
+                ? normalizer.rules.accountMatches(id: account.id, names: account.names) : []
             salt = withUnsafeBytes(of: account.id.uuid) { $0.load(as: UInt64.self) }
         case .transaction(let raw):
             count += 1
             if count % 10_000 == 0 { now = Date() }
-            var prepared = try Self.prepare(raw, id: .timeOrdered(at: now, using: &random), account: account, normalizer: normalizer)
+            var prepared = try Self.prepare(raw, id: .timeOrdered(at: now, using: &random), account: account, normalizer: normalizer,
+                                         accountMatches: accountMatches)
             // The occurrence counts identical records of one local day (the 2nd coffee of the day is 2). Versions before
             // 2026-11 counted over the whole file (a salary of the same amount next month was 2 as well): that
             // number is kept beside it, so rows they stored are still found.
@@ -110,11 +118,12 @@ struct TransactionPreparer {
         }
     }
 
-    static func prepare(_ raw: RawTransaction, id: UUID, account: ResolvedAccount, normalizer: DescriptionNormalizer) throws -> PreparedTransaction {
+    static func prepare(_ raw: RawTransaction, id: UUID, account: ResolvedAccount, normalizer: DescriptionNormalizer,
+                        accountMatches: [Bool] = []) throws -> PreparedTransaction {
         guard let date = raw.transactionDate ?? raw.postedDate else {
             throw CofferError(.badInput, "the transaction has no date", location: raw.location)
         }
-        let text = normalizer.normalize(raw)
+        let text = normalizer.normalize(raw, accountMatches: accountMatches)
         let currency = (raw.currencyCode ?? account.currencyCode).uppercased()
         let foreign: CurrencyAmount? = {
             guard let amount = raw.foreignAmount, let code = raw.foreignCurrencyCode, code.uppercased() != currency else { return nil }
