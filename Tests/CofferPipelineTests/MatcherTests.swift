@@ -180,7 +180,7 @@ import Testing
         #expect(try m.decide(Self.record(Self.transaction("GROCERY OUTLET", 52.1), id: "ofx:B1"), in: memory).rule == .new)
         // Once the file matched the old id itself, the new one is another row.
         m.period = (day - 5)...(day + 5)
-        m.record({ var x = MatchDecision(.institutionID); x.matchedID = "ofx:A1"; return x }())
+        m.record({ var x = MatchDecision(.institutionID); x.listedRow = row.id; return x }())
         #expect(try m.decide(Self.record(Self.transaction("GROCERY OUTLET", 52.1), id: "ofx:B1"), in: memory).rule == .new)
     }
 

@@ -67,8 +67,6 @@ struct MatchDecision {
     var claimed: UUID?
     /// A stored row this record is (by id or content): a pending record of the file is none of these.
     var listedRow: UUID?
-    /// An institution id matched: never taken for a re-issued one later in the file.
-    var matchedID: String?
     /// The stored row matched by its institution id.
     var matchedByID: UUID?
     /// A row whose text this listing repeats, newer: the text is this source's now (`StoreWriter.restampValues`).

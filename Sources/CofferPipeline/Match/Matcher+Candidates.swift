@@ -37,7 +37,7 @@ extension Matcher {
             .first { c in
                 guard c.transaction.localDay == day
                         || c.transaction.postedDate.map({ abs(CalendarDay.dayNumber($0) - day) <= 1 }) == true,
-                      let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !idsMatched.contains(id),
+                      let id = c.keys.externalID, id.hasPrefix(prefix), id != externalID, !listedRows.contains(c.transaction.id),
                       !claimed.contains(c.transaction.id) else { return false }
                 return c.transaction.transactionAmount.currencyCode == incoming.transactionAmount.currencyCode
                     && TextSimilarity.score(c.transaction, incoming) >= TextSimilarity.agreeing

@@ -52,11 +52,10 @@ struct Matcher {
 
     /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
     var claimed: Set<UUID> = []
-    /// Namespaced ids this file matched to stored rows or inserted (never taken for a re-issued id).
-    var idsMatched: Set<String> = []
     /// Stored rows this file matched by an institution id.
     var matchedRows: Set<UUID> = []
-    /// Rows this file matched by id or content, or inserted: a pending record of the file is none of them.
+    /// Rows this file matched by id or content, or inserted: a pending record of the file is none of them, and no
+    /// record of the file is a re-issued id of one. (A set of row ids, not of the ids they carry: one insert a row.)
     var listedRows: Set<UUID> = []
 
     init(namespace: String, checkTombstones: Bool) {
@@ -103,7 +102,6 @@ struct Matcher {
             d.retired = (stored.transaction.id, DedupeKeys(externalID: stored.keys.externalID))
             d.rekeys = [(stored.transaction.id, rekeyed.keys)]
             d.claimed = stored.transaction.id
-            d.matchedID = externalID
             return try reconcile(rekeyed, with: incoming, keys: rekeyed.keys, into: d, in: store)
         }
         if !fresh, incoming.isOpen, let booked = try bookedMatch(for: incoming, in: store) {
@@ -156,8 +154,7 @@ struct Matcher {
             }
             if let match = found {
                 var d = MatchDecision(.institutionID)
-                d.matchedID = externalID
-                d.matchedByID = match.id
+                    d.matchedByID = match.id
                 d.listedRow = match.id
                 var stored = legacy || !match.unchanged ? try store.row(id: match.id) : nil
                 if legacy, stored != nil {
@@ -403,7 +400,6 @@ struct Matcher {
     /// Notes what the session applied, so later records of the file see it.
     mutating func record(_ d: MatchDecision) {
         if let id = d.claimed { claimed.insert(id) }
-        if let id = d.matchedID { idsMatched.insert(id) }
         if let id = d.matchedByID { matchedRows.insert(id) }
         if let id = d.listedRow { listedRows.insert(id) }
         if d.rule == .reissuedID { checkTombstones = true }
@@ -412,8 +408,7 @@ struct Matcher {
 
     /// Notes a row the session inserted.
     mutating func recordInsert(_ inserted: Transaction, externalID: String?) {
-        listedRows.insert(inserted.id)
-        if let externalID { idsMatched.insert(externalID) }  // a twin later in the file is no re-issue of it
+        listedRows.insert(inserted.id)  // a twin later in the file is no re-issue of it
         if postingReach < Self.pendingDays, let posted = inserted.postedDate,
            posted.timeIntervalSince(inserted.transactionDate) >= 86_400 {
             postingReach = Self.pendingDays  // as `hasRowsPostedLater` would now say, for this file's later statements
