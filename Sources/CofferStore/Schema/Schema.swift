@@ -198,6 +198,7 @@ enum Schema {
         registerUndoIdentityAndDayMigrations(&migrator)
         registerRetiredAsOfMigration(&migrator)
         registerFoldedTextMigration(&migrator)
+        registerNormalizeV4VariantsMigration(&migrator)
         return migrator
     }
 
