@@ -7,7 +7,8 @@ import PackageDescription
 //                                   CofferPipeline ← CofferWatch (long-running service) ← coffer (CLI)
 let package = Package(
     name: "Coffer",
-    platforms: [.macOS(.v15)],
+    // Linux only (Debian 12 is what CI runs): the watch service uses inotify, and file locking, process spawning and
+    // encoding conversion call Glibc. No Apple platform is claimed; none is built or tested (README "Platform").
     products: [
         .library(name: "Coffer", targets: ["Coffer"]),
         .library(name: "CofferWatch", targets: ["CofferWatch"]),
