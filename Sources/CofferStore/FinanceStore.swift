@@ -30,6 +30,8 @@ public final class FinanceStore: Sendable {
     /// The store's identity, made when it was created; history tokens name it.
     public let storeID: UUID
     public let access: Access
+    /// Batch size and poll interval of the history sequences this store makes (a parameter, not ambient state).
+    public let historyOptions: HistoryOptions
     let pool: DatabasePool
     /// Connections that queries and history read through on the calling thread (`readNow`).
     let readers: ReaderPool
@@ -51,10 +53,12 @@ public final class FinanceStore: Sendable {
     /// Throws `CofferError` with a one-line reason when the path is a folder, a file that is not a Coffer store,
     /// a store written by a newer Coffer, or read-only while `.readWrite` was asked for. Such a file is never
     /// modified.
-    public init(path: String, access: Access = .readWrite, logger: Logger = Logger(label: "coffer.store")) throws {
+    public init(path: String, access: Access = .readWrite, logger: Logger = Logger(label: "coffer.store"),
+                historyOptions: HistoryOptions = HistoryOptions()) throws {
         self.path = path
         self.access = access
         self.logger = logger
+        self.historyOptions = historyOptions
         if access == .readWrite, !FileManager.default.fileExists(atPath: path) {
             try StoreFile.check(path: path, access: access)
             try StoreFile.create(path: path)

@@ -54,7 +54,8 @@ import Testing
         let (store, _) = try makeStore()
         let a = try addAccount(store)
         let all = try insert(store, (0..<23).map { makeTransaction(a.id, "\($0 + 1)", on: "2026-01-01") })
-        try await HistoryOptions.$current.withValue(HistoryOptions(batchSize: 5)) {
+        do {
+            let store = try FinanceStore(path: store.path, historyOptions: HistoryOptions(batchSize: 5))
             let batches = try await collect(store.transactionHistory(forAccountID: a.id, isMonitoring: false))
             #expect(batches.map { $0.inserted.count } == [5, 5, 5, 5, 3])
             // Resuming from each batch's token yields exactly the rest of the snapshot.

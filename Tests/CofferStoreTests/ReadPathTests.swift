@@ -135,7 +135,8 @@ import Testing
         let (store, _) = try makeStore()
         let a = try addAccount(store)
         try insert(store, (0..<10).map { makeTransaction(a.id, "\($0 + 1)", on: "2026-01-01") })
-        try await HistoryOptions.$current.withValue(HistoryOptions(batchSize: 5)) {
+        do {
+            let store = try FinanceStore(path: store.path, historyOptions: HistoryOptions(batchSize: 5))
             // Exactly two full pages: no third, empty one, and the last token is not a snapshot cursor.
             let batches = try await collect(store.transactionHistory(forAccountID: a.id, isMonitoring: false))
             #expect(batches.map { $0.inserted.count } == [5, 5])

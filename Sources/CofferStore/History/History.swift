@@ -70,9 +70,6 @@ extension FinanceStore {
         History(reader: HistoryReader(store: self, entity: .balance, accountID: nil, since: token, isMonitoring: isMonitoring,
                                       options: historyOptions))
     }
-
-    /// Batch size and poll interval of the history sequences this store makes.
-    var historyOptions: HistoryOptions { HistoryOptions.current }
 }
 
 /// Tuning of history reading. `batchSize` bounds each `Changes`; `pollInterval` is how often a monitoring
@@ -88,6 +85,4 @@ public struct HistoryOptions: Sendable {
         self.pollInterval = pollInterval
         self.window = max(1, window)
     }
-
-    @TaskLocal public static var current = HistoryOptions()
 }
