@@ -7,13 +7,14 @@ import Logging
 @main
 struct CofferCommand: AsyncParsableCommand {
     /// The CLI prints its own messages; library logs go to stderr only at `$COFFER_LOG_LEVEL` (default: errors are
-    /// already printed, so only `critical`), keeping cron mail to what matters.
-    /// `coffer watch` switches to `info` and its `--log-format` through `LogSettings` before it makes a logger.
-    static func bootstrapLogging() {
-        let level = ProcessInfo.processInfo.environment["COFFER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
-        LogSettings.set(level: level, json: false)
+    /// already printed, so only `critical`), keeping cron mail to what matters. `coffer watch` logs at `info` in its
+    /// `--log-format`. Bootstrapped once, after the arguments are parsed, with the level and format they ask for.
+    static func bootstrapLogging(for command: any ParsableCommand) {
+        let environment = ProcessInfo.processInfo.environment["COFFER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        let watch = command as? WatchCommand
+        let level = environment ?? (watch == nil ? .critical : .info)
+        let json = watch?.logFormat == .json
         LoggingSystem.bootstrap { label in
-            let (level, json) = LogSettings.current
             if json {
                 var handler = JSONLogHandler(label: label)
                 handler.logLevel = level
@@ -26,9 +27,9 @@ struct CofferCommand: AsyncParsableCommand {
     }
 
     static func main() async {
-        bootstrapLogging()
         do {
             var command = try parseAsRoot()
+            bootstrapLogging(for: command)
             // `watch` turns its first signal into a graceful shutdown of its own; every other command
             // checkpoints the store on a signal, then ends by it.
             if !(command is WatchCommand) { ExitSignals.install() }
@@ -115,15 +116,6 @@ func guarded(_ body: () async throws -> Void) async throws {
     } catch {
         throw fail(error)
     }
-}
-
-/// The level and format of loggers made from now on (the logging system is bootstrapped once, at start).
-enum LogSettings {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var value: (Logger.Level, Bool) = (.critical, false)
-
-    static var current: (Logger.Level, Bool) { lock.withLock { value } }
-    static func set(level: Logger.Level, json: Bool) { lock.withLock { value = (level, json) } }
 }
 
 let isTerminal = isatty(STDOUT_FILENO) == 1

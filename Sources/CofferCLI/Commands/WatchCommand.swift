@@ -41,8 +41,6 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = ProcessInfo.processInfo.environment["COFFER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        LogSettings.set(level: level, json: logFormat == .json)
         try await guarded {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
