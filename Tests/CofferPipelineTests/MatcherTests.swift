@@ -267,7 +267,7 @@ import Testing
                      "Amazon Marketplace", "CHECK 1042", "Shell Oil 5551"]
         let cases = Int(ProcessInfo.processInfo.environment["COFFER_PROPERTY_CASES"] ?? "") ?? 400
         for seed in 1...UInt64(cases) {
-            var random = SplitMix(seed: seed)
+            var random = OrderInvarianceTests.SplitMix(state: seed)
             let memory = Memory()
             for _ in 0..<Int.random(in: 1...6, using: &random) {
                 let t = Self.transaction(texts.randomElement(using: &random)!, [5.75, 5.76, 12].randomElement(using: &random)!,
@@ -297,18 +297,5 @@ import Testing
                 #expect(TextSimilarity.score(chosen.transaction, incoming) == best, "seed \(seed): not the closest text")
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failing case is rerun from its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -292,26 +292,12 @@ extension CSVProfile.AsOfSource {
         }
         for (key, pattern) in [(CodingKeys.fileName, fileName), (.preamble, preamble)] {
             guard let pattern else { continue }
-            guard (try? NSRegularExpression(pattern: pattern)) != nil else {
-                throw CSVProfile.invalid(decoder.codingPath + [key], "'\(pattern)' is not a regular expression")
-            }
-            guard pattern.contains("(?<date>") else {
-                throw CSVProfile.invalid(decoder.codingPath + [key], "'\(pattern)' has no group named date: (?<date>…)")
-            }
+            try CSVProfile.checkPattern(pattern, group: "date", at: decoder.codingPath + [key])
         }
         if let dateFormat {
             do { _ = try CSVDateFormat(dateFormat) } catch {
                 throw CSVProfile.invalid(decoder.codingPath + [CodingKeys.dateFormat], error.description)
             }
         }
-    }
-
-    /// The text of the group named `date` in `text` by the pattern (anchored at its start), or nil.
-    static func dateText(in text: String, regex: NSRegularExpression) -> String? {
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = regex.firstMatch(in: text, options: .anchored, range: range),
-              let group = Range(match.range(withName: "date"), in: text) else { return nil }
-        let date = text[group].trimmingCharacters(in: .whitespaces)
-        return date.isEmpty ? nil : date
     }
 }

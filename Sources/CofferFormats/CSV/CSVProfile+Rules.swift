@@ -156,22 +156,34 @@ extension CSVProfile.NumberSource {
         }
         for (key, pattern) in [(CodingKeys.fileName, fileName), (.preamble, preamble)] {
             guard let pattern else { continue }
-            guard let regex = try? NSRegularExpression(pattern: pattern) else {
-                throw CSVProfile.invalid(decoder.codingPath + [key], "'\(pattern)' is not a regular expression")
-            }
-            guard pattern.contains("(?<number>") else {
-                throw CSVProfile.invalid(decoder.codingPath + [key], "'\(pattern)' has no group named number: (?<number>…)")
-            }
-            _ = regex
+            try CSVProfile.checkPattern(pattern, group: "number", at: decoder.codingPath + [key])
         }
     }
 
     /// The number in `text` by the pattern (anchored at its start), or nil.
     public static func number(in text: String, regex: NSRegularExpression) -> String? {
+        CSVProfile.capture("number", in: text, regex: regex)
+    }
+}
+
+extension CSVProfile {
+    /// Throws, naming the key, unless `pattern` is a regular expression with a group named `group`.
+    static func checkPattern(_ pattern: String, group: String, at path: [any CodingKey]) throws {
+        guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+            throw invalid(path, "'\(pattern)' is not a regular expression")
+        }
+        guard pattern.contains("(?<\(group)>") else {
+            throw invalid(path, "'\(pattern)' has no group named \(group): (?<\(group)>…)")
+        }
+    }
+
+    /// The trimmed text of the group named `group` where `regex` matches at the start of `text`; nil when it does
+    /// not match or the group is empty.
+    static func capture(_ group: String, in text: String, regex: NSRegularExpression) -> String? {
         let range = NSRange(text.startIndex..., in: text)
         guard let match = regex.firstMatch(in: text, options: .anchored, range: range),
-              let group = Range(match.range(withName: "number"), in: text) else { return nil }
-        let number = text[group].trimmingCharacters(in: .whitespaces)
-        return number.isEmpty ? nil : number
+              let found = Range(match.range(withName: group), in: text) else { return nil }
+        let value = text[found].trimmingCharacters(in: .whitespaces)
+        return value.isEmpty ? nil : value
     }
 }

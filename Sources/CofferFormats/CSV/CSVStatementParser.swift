@@ -287,7 +287,7 @@ public struct CSVStatementParser: StatementParser {
         let texts = source.fileName != nil ? [input.fileName] : try preambleLines(input, headerLine: headerLine)
         let place = source.fileName != nil ? "the file name '\(input.fileName)'" : "no line before the header"
         for text in texts {
-            guard let dateText = CSVProfile.AsOfSource.dateText(in: text, regex: regex) else { continue }
+            guard let dateText = CSVProfile.capture("date", in: text, regex: regex) else { continue }
             if let date = formats.lazy.compactMap({ $0.parse(dateText) }).first { return (date, nil) }
             return (nil, ParseWarning("'\(dateText)' in \(source.fileName != nil ? "the file name" : "the preamble") is "
                                       + "not a date in \(formats.map(\.pattern).joined(separator: " or ")) (as_of of "

@@ -62,7 +62,7 @@ extension ImportSession {
     /// (`MatchDecision.deferredText`), now that it is known: as `Matcher.textRule` decides.
     func resolveDeferredTexts(asOf: Date) throws {
         guard !deferredTexts.isEmpty, let candidates else { return }
-        let ms = Int64((asOf.timeIntervalSince1970 * 1000).rounded())
+        let ms = StoreWriter.millis(asOf)
         matcher.statementAsOf = ms
         writer.statementAsOf = ms
         for deferred in deferredTexts {

@@ -122,7 +122,7 @@ final class ImportSession {
                 guard Matcher.retires(stored.transaction, listedAsOf: try writer.listingAsOf(transactionID: stored.transaction.id),
                                       asOf: window.asOf, throughDay: window.throughDay, listsPending: window.listsPending)
                 else { continue }
-                try writer.delete(stored, retiredAsOf: Int64((window.asOf.timeIntervalSince1970 * 1000).rounded()))
+                try writer.delete(stored, retiredAsOf: window.asOf)
                 note("delete", stored.transaction)
                 report.deleted += 1
             }
@@ -145,7 +145,7 @@ final class ImportSession {
         if let notice = resolution.notice { report.warnings.append("\(header.location): \(notice)") }
         self.account = account
         self.header = header
-        writer.statementAsOf = header.asOf.map { Int64(($0.date.timeIntervalSince1970 * 1000).rounded()) }
+        writer.statementAsOf = header.asOf.map { StoreWriter.millis($0.date) }
         matcher.statementAsOf = writer.statementAsOf
         let facts = try writer.facts(accountID: account.id)
         matcher.facts = facts

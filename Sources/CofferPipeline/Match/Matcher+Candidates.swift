@@ -69,7 +69,7 @@ extension Matcher {
     /// The stored pending row a booked record books: same direction and currency, the booked amount equal or up to
     /// 20% more (a tip), the pending row dated on or up to 10 days before it (or its posting day), texts that agree
     /// (0.5, or 0.2 when the amounts are equal); never a row this file lists otherwise. The closest text wins, then
-    /// the earliest row.
+    /// the latest row (`closestCounterpart`).
     func pendingMatch(for booked: Transaction, in store: some MatchCandidates) throws -> StoredTransaction? {
         // Local days: the pending row is dated on or up to 10 days before the booked one (or its posting day).
         let day = booked.localDay
@@ -81,15 +81,9 @@ extension Matcher {
             guard !claimed.contains(t.id), !listedRows.contains(t.id), t.creditDebitIndicator == booked.creditDebitIndicator,
                   t.transactionAmount.currencyCode == booked.transactionAmount.currencyCode else { return false }
             let pendingAmount = t.transactionAmount.amount
-            return amount >= pendingAmount && amount <= pendingAmount * Decimal(string: "1.2")!
+            return amount >= pendingAmount && amount <= pendingAmount * Self.tipFactor
         }
-        let scored = candidates.map { c -> (StoredTransaction, Double) in
-            (c, TextSimilarity.score(c.transaction, booked))
-        }.filter { $0.1 >= 0.5 || $0.0.transaction.transactionAmount.amount == amount && $0.1 >= 0.2 }
-        return scored.max { a, b in
-            if a.1 != b.1 { return a.1 < b.1 }
-            return a.0.transaction.isEarlier(than: b.0.transaction)
-        }?.0
+        return Self.closestCounterpart(candidates, to: booked, earliestWins: false)
     }
 
     /// The booked row an incoming pending record is an older listing of (docs/dedupe.md): `pendingMatch` seen from
@@ -100,7 +94,7 @@ extension Matcher {
     func bookedMatch(for pending: Transaction, in store: some MatchCandidates) throws -> StoredTransaction? {
         let day = pending.localDay
         let amount = pending.transactionAmount.amount
-        let most = amount * Decimal(string: "1.2")!
+        let most = amount * Self.tipFactor
         let candidates = try store.bookedRows(fromDay: day - Self.pendingDays, throughDay: day + Self.pendingDays,
                                               amounts: amount...most, indicator: pending.creditDebitIndicator).filter { c in
             let t = c.transaction
@@ -110,12 +104,24 @@ extension Matcher {
             let booked = max(t.localDay, t.postedDate.map(CalendarDay.dayNumber) ?? t.localDay)
             return day >= t.localDay - Self.pendingDays && day <= booked
         }
+        return Self.closestCounterpart(candidates, to: pending, earliestWins: true)
+    }
+
+    /// How much more a booked amount may be than its pending one (a tip of up to 20%).
+    static let tipFactor = Decimal(string: "1.2")!
+
+    /// Of a pending or booked record's counterpart candidates, those whose text agrees with it (0.5, or 0.2 when the
+    /// amounts are equal): the closest text, then the earliest row (`earliestWins`) or the latest.
+    static func closestCounterpart(_ candidates: [StoredTransaction], to record: Transaction,
+                                   earliestWins: Bool) -> StoredTransaction? {
+        let amount = record.transactionAmount.amount
         let scored = candidates.map { c -> (StoredTransaction, Double) in
-            (c, TextSimilarity.score(c.transaction, pending))
+            (c, TextSimilarity.score(c.transaction, record))
         }.filter { $0.1 >= 0.5 || $0.0.transaction.transactionAmount.amount == amount && $0.1 >= 0.2 }
         return scored.max { a, b in
             if a.1 != b.1 { return a.1 < b.1 }
-            return b.0.transaction.isEarlier(than: a.0.transaction)
+            return earliestWins ? b.0.transaction.isEarlier(than: a.0.transaction)
+                : a.0.transaction.isEarlier(than: b.0.transaction)
         }?.0
     }
 

@@ -174,9 +174,9 @@ extension StoreWriter {
     }
 
     /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back. A
-    /// pending row a statement retired passes that statement's as-of time (ms): a newer statement's listing of it
-    /// is not stopped by the tombstone (docs/dedupe.md).
-    public func delete(_ stored: StoredTransaction, retiredAsOf: Int64? = nil) throws {
+    /// pending row a statement retired passes that statement's as-of time: a newer statement's listing of it is
+    /// not stopped by the tombstone (docs/dedupe.md).
+    public func delete(_ stored: StoredTransaction, retiredAsOf: Date? = nil) throws {
         let t = stored.transaction
         let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID)
         try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t.id])
@@ -184,7 +184,7 @@ extension StoreWriter {
             INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq, retired_as_of)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [t.id, t.accountID, stored.keys.externalID, stored.keys.fingerprint, stored.keys.occurrence, seq,
-                                     retiredAsOf])
+                                     retiredAsOf.map(Rows.millis)])
         transactionCounts.deleted += 1
     }
 

@@ -71,6 +71,8 @@ public final class StoreWriter {
     /// The as-of time (ms) of the statement being imported, when it states one: stored with the values it gives
     /// (`values_as_of`), so that an older statement imported later does not overwrite them.
     public var statementAsOf: Int64?
+    /// A time as the store keeps it (ms since 1970), as `statementAsOf` takes it.
+    package static func millis(_ date: Date) -> Int64 { Rows.millis(date) }
     /// The source (id namespace: `ofx`, `camt`, `csv:<profile>`) of the records being imported: stored with the
     /// values they give (`source`), so that records without ids from two sources can be told apart.
     public var recordSource: String?
