@@ -3,7 +3,7 @@ import Foundation
 extension ExactDecimal {
     /// `parse` over UTF-8 bytes, such as a database column read in place: the same grammar and the same value
     /// (mantissa and exponent) as `parse(_:)`, without making a `String` and walking its `Character`s first.
-    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Decimal? {
+    package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Decimal? {
         var index = 0
         var negative = false
         if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {

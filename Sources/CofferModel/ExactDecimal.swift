@@ -10,18 +10,18 @@ import Foundation
 /// ExactDecimal.parse("-0012.30")        // -12.3
 /// ExactDecimal.scaled(Decimal(string: "1.5")!)  // 1_500_000 (micro-units)
 /// ```
-public enum ExactDecimal {
+package enum ExactDecimal {
     /// The scale of the integer form kept in SQLite for comparing and summing: micro-units.
-    public static let storageScale = 6
+    package static let storageScale = 6
 
     /// Made once: building a `Locale` per call cost more than the parse itself.
     private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// `parse` for a `String`: a concrete entry point, so callers in other modules get the specialized code.
-    public static func parse(_ text: String) -> Decimal? { parse(Substring(text)) }
+    package static func parse(_ text: String) -> Decimal? { parse(Substring(text)) }
 
     /// Parses `[+-]digits[.digits]` (or `.5`, `5.`); nil for anything else. At most 38 significant digits.
-    public static func parse(_ text: some StringProtocol) -> Decimal? {
+    package static func parse(_ text: some StringProtocol) -> Decimal? {
         var sawDigit = false
         var sawPoint = false
         var significant = 0
@@ -51,7 +51,7 @@ public enum ExactDecimal {
 
     /// The value in units of 10^-`scale` as an exact `Int64`, or nil when it does not fit or is not exact
     /// at that scale.
-    public static func scaled(_ value: Decimal, scale: Int = storageScale) -> Int64? {
+    package static func scaled(_ value: Decimal, scale: Int = storageScale) -> Int64? {
         guard value.isFinite else { return nil }
         if let fast = fastScaled(value, scale: scale) { return fast }
         var shifted = value
@@ -66,7 +66,7 @@ public enum ExactDecimal {
     }
 
     /// Plain text of `value` with at least `minimumFractionDigits` decimals: `12.3` → `"12.30"`.
-    public static func text(_ value: Decimal, minimumFractionDigits: Int = 0) -> String {
+    package static func text(_ value: Decimal, minimumFractionDigits: Int = 0) -> String {
         var text = fastText(value) ?? value.description
         // Byte checks: String.contains(String) and split go through Foundation's slow search on Linux.
         if text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {

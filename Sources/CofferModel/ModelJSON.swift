@@ -8,9 +8,9 @@ import Foundation
 /// formatter per instant): most of a one-shot `coffer transactions --format ndjson`. Keys here are written in
 /// their sorted order; strings are escaped as `JSONEncoder` escapes them. A test compares the two on varied
 /// transactions.
-public enum ModelJSON {
+package enum ModelJSON {
     /// One transaction as a JSON object, appended to `out` (no newline).
-    public static func append(_ t: Transaction, to out: inout [UInt8]) {
+    package static func append(_ t: Transaction, to out: inout [UInt8]) {
         out.append(contentsOf: Key.accountID); uuid(t.accountID, &out)
         out.append(contentsOf: Key.creditDebitIndicator); string(t.creditDebitIndicator.name, &out)
         if let foreign = t.foreignCurrencyAmount {
@@ -131,13 +131,13 @@ extension CalendarDay {
     ///
     /// Written by hand between 1970 and 9999 (as Foundation's formatter writes it: the instant rounded to the
     /// nearest millisecond); other dates go through `ISO8601DateFormatter`.
-    public static func text(_ date: Date) -> String {
+    package static func text(_ date: Date) -> String {
         isMidnightUTC(date) ? string(date) : text(date, offset: 0)
     }
 
     /// An instant as text in its own offset: `2026-03-31T20:00:00-08:00` (offset -28,800), `…Z` for offset 0; never
     /// the date-only form, even at midnight UTC. A nil offset (a date-only value) is `text(_:)`.
-    public static func text(_ date: Date, offset: Int?) -> String {
+    package static func text(_ date: Date, offset: Int?) -> String {
         guard let offset else { return text(date) }
         let local = offset == 0 ? date : date.addingTimeInterval(TimeInterval(offset))
         let whole = date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0

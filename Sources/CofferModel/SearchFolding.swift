@@ -70,7 +70,7 @@ public enum SearchFolding {
     /// Whether `text`, folded, contains `query`, folded. An empty query is found everywhere.
     ///
     /// For example, `SearchFolding.contains("Café Müller", "MULLER")` is true.
-    public static func contains(_ text: String, _ query: String) -> Bool {
+    package static func contains(_ text: String, _ query: String) -> Bool {
         let needle = fold(query)
         return needle.isEmpty || fold(text).utf8.firstRange(of: needle.utf8) != nil
     }

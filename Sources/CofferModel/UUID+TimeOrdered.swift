@@ -5,14 +5,14 @@ extension UUID {
     ///
     /// Coffer gives new transactions time-ordered ids so inserts land at the end of the primary-key index
     /// instead of scattering across it (random v4 keys measured 1.5–3x slower to insert in bulk).
-    public static func timeOrdered(at date: Date = Date()) -> UUID {
+    package static func timeOrdered(at date: Date = Date()) -> UUID {
         var generator = SystemRandomNumberGenerator()
         return timeOrdered(milliseconds: UInt64(max(0, date.timeIntervalSince1970 * 1000)), using: &generator)
     }
 
     /// A version 7 UUID with its random bits from `generator` (for bulk work: a seeded `FastRandom` avoids a
     /// system call per id).
-    public static func timeOrdered(at date: Date = Date(), using generator: inout some RandomNumberGenerator) -> UUID {
+    package static func timeOrdered(at date: Date = Date(), using generator: inout some RandomNumberGenerator) -> UUID {
         timeOrdered(milliseconds: UInt64(max(0, date.timeIntervalSince1970 * 1000)), using: &generator)
     }
 
@@ -31,16 +31,16 @@ extension UUID {
 
 /// xoshiro256** seeded from the system's generator: fast random bits for ids, where uniqueness matters and
 /// unpredictability does not.
-public struct FastRandom: RandomNumberGenerator, Sendable {
+package struct FastRandom: RandomNumberGenerator, Sendable {
     private var s: (UInt64, UInt64, UInt64, UInt64)
 
-    public init() {
+    package init() {
         var system = SystemRandomNumberGenerator()
         s = (system.next(), system.next(), system.next(), system.next())
         if s == (0, 0, 0, 0) { s.0 = 0x9E37_79B9_7F4A_7C15 }
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = ((s.1 &* 5) << 7 | (s.1 &* 5) >> 57) &* 9
         let t = s.1 << 17
         s.2 ^= s.0

@@ -17,9 +17,9 @@ import Foundation
 /// refused); a space thousands separator also accepts no-break and narrow no-break spaces. Anything else (letters,
 /// two signs, two decimal marks, an empty text) gives nil. Never `Double`: plain ASCII amounts take an exact
 /// integer fast path (AmountText+Bytes.swift), everything else goes through `ExactDecimal.parse`.
-public enum AmountText {
+package enum AmountText {
     /// The amount in `text`, signed, or nil when the text is not an amount.
-    public static func parse(_ text: some StringProtocol, decimalMark: Character = ".",
+    package static func parse(_ text: some StringProtocol, decimalMark: Character = ".",
                              thousandsSeparator: Character? = ",") -> Decimal? {
         if let mark = decimalMark.asciiValue, let fast = text.utf8.withContiguousStorageIfAvailable({
             fastParse($0, decimalMark: mark, thousands: thousandsSeparator.map { $0.asciiValue ?? 0xFF })

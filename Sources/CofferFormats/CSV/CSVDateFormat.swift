@@ -13,17 +13,17 @@ import Foundation
 /// digits), `MMM` (an English or German month abbreviation, any case, or the full month name), and `HH`, `H`,
 /// `mm`, `ss` (a time of day, checked and then dropped: a CSV row's date is the calendar day the bank meant).
 /// Any other character is a literal. `DateFormatter` is not used: it is slow per row and lenient.
-public struct CSVDateFormat: Sendable, Hashable, CustomStringConvertible {
+package struct CSVDateFormat: Sendable, Hashable, CustomStringConvertible {
     enum Token: Hashable, Sendable {
         case year4, year2, month2, month1, monthName, day2, day1, hour, hour1, minute, second
         case literal(UInt8)
     }
 
     let tokens: [Token]
-    public let pattern: String
+    package let pattern: String
 
     /// Reads a pattern; throws a message when it has an unknown letter, or lacks a year, month or day.
-    public init(_ pattern: String) throws(FormatError) {
+    package init(_ pattern: String) throws(FormatError) {
         var tokens: [Token] = []
         let chars = Array(pattern)
         var i = 0
@@ -63,13 +63,13 @@ public struct CSVDateFormat: Sendable, Hashable, CustomStringConvertible {
         self.pattern = pattern
     }
 
-    public var description: String { pattern }
+    package var description: String { pattern }
 
     /// Whether the pattern spells months with letters (so letters in a date cell are expected).
     var usesMonthNames: Bool { tokens.contains(.monthName) }
 
     /// The day in `text`, or nil when the text does not follow the pattern or the day does not exist.
-    public func parse(_ text: some StringProtocol) -> RawDate? {
+    package func parse(_ text: some StringProtocol) -> RawDate? {
         Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
     }
 
@@ -147,8 +147,8 @@ public struct CSVDateFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a date pattern was refused.
-    public struct FormatError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct FormatError: Error, Sendable, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 }

@@ -51,7 +51,7 @@ enum CSVHeaderLocator {
 
 extension CSVProfile {
     /// The normalized names a header row must hold: `match.header`, else every column the profile reads.
-    public var headerSignature: Set<String> {
+    package var headerSignature: Set<String> {
         guard header == .names else { return [] }
         return Set((match.header ?? columns.referenced.map(\.name)).map(CSVProfile.normalizedName))
     }

@@ -12,9 +12,9 @@ import Glibc
 /// wrongly on this toolchain; glibc's iconv is on every Linux machine and knows hundreds. The converted file is
 /// held in memory as bytes (CSV exports in such encodings are small; UTF-8 and Windows-1252, the common ones,
 /// still stream).
-public enum CSVInputDecoding {
+package enum CSVInputDecoding {
     /// Whether iconv can convert from `label` to UTF-8.
-    public static func isKnown(_ label: String) -> Bool {
+    package static func isKnown(_ label: String) -> Bool {
         let cd = iconv_open("UTF-8", label)
         guard cd != iconv_t(bitPattern: -1) else { return false }
         iconv_close(cd)

@@ -5,7 +5,7 @@ import Foundation
 // signature lacks are all refused with the key path, so a typo in a profile is found when it loads.
 
 extension CSVProfile {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -170,7 +170,7 @@ extension CSVProfile {
     }
 
     /// Header names compare lower-cased, with runs of spaces as one space and no surrounding spaces or BOM.
-    public static func normalizedName(_ name: some StringProtocol) -> String {
+    package static func normalizedName(_ name: some StringProtocol) -> String {
         name.lowercased()
             .split(whereSeparator: { $0.isWhitespace || $0 == "\u{FEFF}" })
             .joined(separator: " ")
@@ -182,7 +182,7 @@ extension CSVProfile {
 }
 
 extension CSVProfile.Match {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         header = try c.decodeIfPresent([String].self, forKey: .header)
@@ -191,7 +191,7 @@ extension CSVProfile.Match {
 }
 
 extension CSVProfile.Columns {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func optional(_ key: CodingKeys) throws -> String? { try c.decodeIfPresent(String.self, forKey: key) }
@@ -219,7 +219,7 @@ extension CSVProfile.Columns {
 }
 
 extension CSVProfile.FooterBalances {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         opening = try c.decodeIfPresent(String.self, forKey: .opening)
@@ -228,7 +228,7 @@ extension CSVProfile.FooterBalances {
 }
 
 extension CSVProfile.IndicatorValues {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         debit = try c.decode([String].self, forKey: .debit)
@@ -237,7 +237,7 @@ extension CSVProfile.IndicatorValues {
 }
 
 extension CSVProfile.AccountSpec {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         institution = try c.decodeIfPresent(String.self, forKey: .institution)
@@ -281,7 +281,7 @@ extension Decoder {
 }
 
 extension CSVProfile.AsOfSource {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         fileName = try c.decodeIfPresent(String.self, forKey: .fileName)

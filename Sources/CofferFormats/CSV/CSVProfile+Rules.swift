@@ -12,52 +12,52 @@ extension CSVProfile {
     ///     set: {type: fee, mcc: "6012"}
     /// ```
     /// Rules run in order and all that match apply; a later `set` overrides an earlier one.
-    public struct Rule: Codable, Sendable, Hashable {
-        public var when: [Condition]
-        public var skip: Bool
-        public var set: Actions?
+    package struct Rule: Codable, Sendable, Hashable {
+        package var when: [Condition]
+        package var skip: Bool
+        package var set: Actions?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case when, skip, set }
     }
 
     /// A condition on one cell: `equals` (ignoring case and surrounding spaces), `matches` (a regular expression,
     /// searched anywhere in the cell; plain text without regex characters is a substring search), or `empty`.
-    public struct Condition: Codable, Sendable, Hashable {
-        public var column: String
-        public var equals: String?
-        public var matches: String?
-        public var empty: Bool?
+    package struct Condition: Codable, Sendable, Hashable {
+        package var column: String
+        package var equals: String?
+        package var matches: String?
+        package var empty: Bool?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case column, equals, matches, empty }
     }
 
     /// What a rule sets on the row's transaction.
-    public struct Actions: Codable, Sendable, Hashable {
-        public var status: String?
-        public var type: String?
-        public var mcc: String?
-        public var description: String?
+    package struct Actions: Codable, Sendable, Hashable {
+        package var status: String?
+        package var type: String?
+        package var mcc: String?
+        package var description: String?
         /// `flip` (the export has this row's sign the other way), `debit` or `credit` (the direction, whatever the
         /// sign).
-        public var sign: String?
+        package var sign: String?
         /// The account number the row belongs to (rows are then grouped by account over the file).
-        public var account: String?
+        package var account: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case status, type, mcc, description, sign, account }
     }
 }
 
 /// A text made of literal parts and cells: `"{Type} {Reference}"`. Empty cells leave no double spaces behind.
-public struct CSVTemplate: Sendable, Hashable {
-    public enum Part: Sendable, Hashable {
+package struct CSVTemplate: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         case literal(String)
         case column(String)
     }
 
-    public let parts: [Part]
+    package let parts: [Part]
 
     /// Nil when `text` has no `{…}`: it is a plain column name then.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.contains("{") else { return nil }
         var parts: [Part] = []
         var rest = Substring(text)
@@ -74,13 +74,13 @@ public struct CSVTemplate: Sendable, Hashable {
     }
 
     /// The column names (or positions) it reads.
-    public var columns: [String] {
+    package var columns: [String] {
         parts.compactMap { if case .column(let name) = $0 { name } else { nil } }
     }
 }
 
 extension CSVProfile.Rule {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let list = try? c.decode([CSVProfile.Condition].self, forKey: .when) {
@@ -98,7 +98,7 @@ extension CSVProfile.Rule {
 }
 
 extension CSVProfile.Condition {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         column = try c.decode(String.self, forKey: .column)
@@ -116,7 +116,7 @@ extension CSVProfile.Condition {
 }
 
 extension CSVProfile.Actions {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         status = try c.decodeIfPresent(String.self, forKey: .status)
@@ -145,7 +145,7 @@ extension CSVProfile.Actions {
 }
 
 extension CSVProfile.NumberSource {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         column = try c.decodeIfPresent(String.self, forKey: .column)
@@ -161,7 +161,7 @@ extension CSVProfile.NumberSource {
     }
 
     /// The number in `text` by the pattern (anchored at its start), or nil.
-    public static func number(in text: String, regex: NSRegularExpression) -> String? {
+    package static func number(in text: String, regex: NSRegularExpression) -> String? {
         CSVProfile.capture("number", in: text, regex: regex)
     }
 }

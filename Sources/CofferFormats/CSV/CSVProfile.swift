@@ -19,60 +19,60 @@ import Foundation
 /// ```
 /// `CSVProfileSet.load(directory:)` reads and checks them; a mistake throws `.badConfiguration` naming the file
 /// and the key. Header names compare ignoring case and runs of spaces.
-public struct CSVProfile: Codable, Sendable, Hashable {
+package struct CSVProfile: Codable, Sendable, Hashable {
     /// The profile's name for `--profile` and the import ledger: `apple-card`.
-    public var id: String
+    package var id: String
     /// The institution's display name.
-    public var institution: String
-    public var match: Match
+    package var institution: String
+    package var match: Match
     /// `utf-8` (a byte order mark is skipped), `cp1252` or `latin-1`, read directly (valid UTF-8 is read as UTF-8
     /// whatever this says); `utf-8` too when `iconvEncoding` converts the file first.
-    public var encoding: TextEncoding
+    package var encoding: TextEncoding
     /// Any other encoding iconv knows (`cp1250`, `ISO-8859-15`, `MACINTOSH`): the file is converted to UTF-8 first.
-    public var iconvEncoding: String?
-    public var delimiter: Delimiter
-    public var decimalMark: String
+    package var iconvEncoding: String?
+    package var delimiter: Delimiter
+    package var decimalMark: String
     /// Empty when the export never groups thousands.
-    public var thousandsSeparator: String
-    public var dateFormat: String
-    public var sign: SignConvention
-    public var columns: Columns
+    package var thousandsSeparator: String
+    package var dateFormat: String
+    package var sign: SignConvention
+    package var columns: Columns
     /// For an amount plus an indicator column: which cell values mean debit and which credit.
-    public var indicatorValues: IndicatorValues?
+    package var indicatorValues: IndicatorValues?
     /// Status cell value → status name (`Pending: pending`). Values are matched ignoring case.
-    public var statusValues: [String: String]
+    package var statusValues: [String: String]
     /// Type cell value → `TransactionType` case name (`Purchase: pointOfSale`). Matched ignoring case.
-    public var typeValues: [String: String]
-    public var account: AccountSpec
+    package var typeValues: [String: String]
+    package var account: AccountSpec
     /// Cell values that mark a summary row after the data (`Anfangssaldo`, `Endsaldo`) even though its date
     /// parses. Such rows, like rows that are not data at all, are only allowed after the last data row.
-    public var footerMarkers: [String]
+    package var footerMarkers: [String]
     /// When true, a row with a bad date or amount is reported as a warning and skipped instead of failing the file.
-    public var skipBadRows: Bool
+    package var skipBadRows: Bool
     /// Whether the file has a header row (`names`, found by `match.header`) or none (`none`: columns are given by
     /// their 1-based position, `date: 1`).
-    public var header: HeaderMode
+    package var header: HeaderMode
     /// Regular expressions over a row's cells joined by the delimiter: matching rows between data rows (banners,
     /// subtotals, "Pending transactions") are skipped and counted instead of failing the file.
-    public var ignoreRows: [String]
+    package var ignoreRows: [String]
     /// Per-row rules, applied in order: conditions on cells, actions that skip the row or set a value.
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// Summary rows that state balances (`Anfangssaldo`, `Endsaldo`): read as the account's booked balances.
-    public var footerBalances: FooterBalances?
+    package var footerBalances: FooterBalances?
     /// Where a file says when it was made (its statement's as-of date, docs/dedupe.md): without it, a file's as-of
     /// date is its latest row's day.
-    public var asOf: AsOfSource?
+    package var asOf: AsOfSource?
 
     /// Where a file states its as-of date: exactly one of `fileName` and `preamble`, regular expressions anchored
     /// at the start with a group named `date` (`^Umsaetze_\d+_(?<date>\d{4}-\d{2}-\d{2})`), read with
     /// `dateFormat` (default: the profile's `date_format`, then `yyyy-MM-dd`).
-    public struct AsOfSource: Codable, Sendable, Hashable {
-        public var fileName: String?
+    package struct AsOfSource: Codable, Sendable, Hashable {
+        package var fileName: String?
         /// Matched against each line before the header, as written (quotes and delimiters included).
-        public var preamble: String?
-        public var dateFormat: String?
+        package var preamble: String?
+        package var dateFormat: String?
 
-        public init(fileName: String? = nil, preamble: String? = nil, dateFormat: String? = nil) {
+        package init(fileName: String? = nil, preamble: String? = nil, dateFormat: String? = nil) {
             self.fileName = fileName
             self.preamble = preamble
             self.dateFormat = dateFormat
@@ -85,36 +85,36 @@ public struct CSVProfile: Codable, Sendable, Hashable {
 
     /// The words that mark an opening and a closing balance row; the row's date and amount columns give the
     /// balance. An opening balance is the balance before its day's bookings: it is dated the day before.
-    public struct FooterBalances: Codable, Sendable, Hashable {
-        public var opening: String?
-        public var closing: String?
+    package struct FooterBalances: Codable, Sendable, Hashable {
+        package var opening: String?
+        package var closing: String?
         enum CodingKeys: String, CodingKey, CaseIterable { case opening, closing }
     }
     /// With a `fee` column: `net` subtracts the fee from the amount; `separate` adds a second transaction of type
     /// fee.
-    public var fee: FeeMode
+    package var fee: FeeMode
 
-    public enum HeaderMode: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum HeaderMode: String, Codable, Sendable, Hashable, CaseIterable {
         case names, none
     }
 
-    public enum FeeMode: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum FeeMode: String, Codable, Sendable, Hashable, CaseIterable {
         case net, separate
     }
 
     /// How a file of this layout is recognised: every header name present, and/or the file name matching a glob.
-    public struct Match: Codable, Sendable, Hashable {
-        public var header: [String]?
-        public var fileName: String?
+    package struct Match: Codable, Sendable, Hashable {
+        package var header: [String]?
+        package var fileName: String?
         enum CodingKeys: String, CodingKey, CaseIterable { case header, fileName = "file_name" }
     }
 
     /// The field separator, or `auto` to pick the one that makes the header's names appear.
-    public enum Delimiter: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum Delimiter: String, Codable, Sendable, Hashable, CaseIterable {
         case comma = ",", semicolon = ";", tab = "\t", pipe = "|", auto
 
         /// The byte, nil for `auto`.
-        public var byte: UInt8? {
+        package var byte: UInt8? {
             switch self {
             case .comma: UInt8(ascii: ","); case .semicolon: UInt8(ascii: ";"); case .tab: 0x09
             case .pipe: UInt8(ascii: "|"); case .auto: nil
@@ -134,7 +134,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     }
 
     /// Which sign a debit has in the amount column(s).
-    public enum SignConvention: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum SignConvention: String, Codable, Sendable, Hashable, CaseIterable {
         /// Money in is positive, money out negative (bank accounts).
         case creditPositive = "credit_positive"
         /// A purchase is positive and a payment negative (most card exports).
@@ -143,28 +143,28 @@ public struct CSVProfile: Codable, Sendable, Hashable {
 
     /// Header names of the columns the profile reads. `date`, `description` and an amount form are required:
     /// `amount` (signed), or `debit` and `credit`, or `amount` with `indicator`.
-    public struct Columns: Codable, Sendable, Hashable {
-        public var date: String
-        public var postedDate: String?
-        public var description: String
-        public var memo: String?
-        public var merchant: String?
-        public var amount: String?
-        public var debit: String?
-        public var credit: String?
-        public var indicator: String?
-        public var status: String?
-        public var currency: String?
-        public var category: String?
-        public var mcc: String?
-        public var type: String?
-        public var id: String?
-        public var balance: String?
-        public var checkNumber: String?
-        public var foreignAmount: String?
-        public var foreignCurrency: String?
+    package struct Columns: Codable, Sendable, Hashable {
+        package var date: String
+        package var postedDate: String?
+        package var description: String
+        package var memo: String?
+        package var merchant: String?
+        package var amount: String?
+        package var debit: String?
+        package var credit: String?
+        package var indicator: String?
+        package var status: String?
+        package var currency: String?
+        package var category: String?
+        package var mcc: String?
+        package var type: String?
+        package var id: String?
+        package var balance: String?
+        package var checkNumber: String?
+        package var foreignAmount: String?
+        package var foreignCurrency: String?
         /// A fee charged with the transaction, in the account's currency (see `CSVProfile.fee`).
-        public var fee: String?
+        package var fee: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case date, postedDate = "posted_date", description, memo, merchant, amount, debit, credit, indicator
@@ -174,7 +174,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
 
         /// Every (key, value) pair the profile uses; a value is a header name, a 1-based position (`header:
         /// none`), or, for description, memo and merchant, a template of them (`"{Type} {Reference}"`).
-        public var all: [(key: String, name: String)] {
+        package var all: [(key: String, name: String)] {
             let pairs: [(CodingKeys, String?)] = [
                 (.date, date), (.postedDate, postedDate), (.description, description), (.memo, memo),
                 (.merchant, merchant), (.amount, amount), (.debit, debit), (.credit, credit),
@@ -186,7 +186,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
         }
 
         /// Every column the profile reads, templates expanded: (key, column name or position).
-        public var referenced: [(key: String, name: String)] {
+        package var referenced: [(key: String, name: String)] {
             all.flatMap { key, value in
                 CSVTemplate(value).map { template in template.columns.map { (key, $0) } } ?? [(key, value)]
             }
@@ -194,35 +194,35 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     }
 
     /// Indicator cell values meaning debit and credit (`DR`/`CR`, `S`/`H`, `Debit`/`Credit`).
-    public struct IndicatorValues: Codable, Sendable, Hashable {
-        public var debit: [String]
-        public var credit: [String]
+    package struct IndicatorValues: Codable, Sendable, Hashable {
+        package var debit: [String]
+        package var credit: [String]
         enum CodingKeys: String, CodingKey, CaseIterable { case debit, credit }
     }
 
     /// The account the rows belong to.
-    public struct AccountSpec: Codable, Sendable, Hashable {
+    package struct AccountSpec: Codable, Sendable, Hashable {
         /// Defaults to the profile's `institution`.
-        public var institution: String?
+        package var institution: String?
         /// The institution's own identifier (a BIC, a routing number), when known.
-        public var institutionID: String?
+        package var institutionID: String?
         /// The account number or IBAN; or a stable name when the export has no number (`name`). With
         /// `numberFrom`, the number used when the file does not give one.
-        public var number: String?
-        public var name: String?
+        package var number: String?
+        package var name: String?
         /// Where the file itself says the number: a column, the file name, or a preamble line.
-        public var numberFrom: NumberSource?
+        package var numberFrom: NumberSource?
         /// The number shows only some digits (`XXXX-XXXXXX-71004`): it identifies the account only together with
         /// the institution. Numbers under 8 characters are treated so whatever this says.
-        public var masked: Bool
+        package var masked: Bool
         /// The fixed number this profile named before it took the number from the file: the account stored under
         /// it (every file of the layout landed there) is adopted by the first account a file names.
-        public var formerNumber: String?
-        public var kind: AccountKind
-        public var currency: String
-        public var displayName: String?
+        package var formerNumber: String?
+        package var kind: AccountKind
+        package var currency: String
+        package var displayName: String?
         /// The institution's word for the account (`CHECKING`, `CREDITCARD`).
-        public var type: String?
+        package var type: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case institution, institutionID = "institution_id", number, name, numberFrom = "number_from", masked
@@ -232,13 +232,13 @@ public struct CSVProfile: Codable, Sendable, Hashable {
 
     /// Where a file says its account number: exactly one of the three. `fileName` and `preamble` are regular
     /// expressions anchored at the start, with a group named `number`: `^Chase(?<number>\d{4})_`.
-    public struct NumberSource: Codable, Sendable, Hashable {
+    package struct NumberSource: Codable, Sendable, Hashable {
         /// A column holding each row's account number (`Card No.`): rows are grouped by account over the file.
-        public var column: String?
+        package var column: String?
         /// Matched against the file's name.
-        public var fileName: String?
+        package var fileName: String?
         /// Matched against each line before the header, as written (quotes and delimiters included).
-        public var preamble: String?
+        package var preamble: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case column, fileName = "file_name", preamble }
     }
@@ -252,7 +252,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     }
 
     /// Memberwise, for profiles made in code (`coffer profile draft`, tests).
-    public init(id: String, institution: String, match: Match, encoding: TextEncoding = .utf8,
+    package init(id: String, institution: String, match: Match, encoding: TextEncoding = .utf8,
                 iconvEncoding: String? = nil, delimiter: Delimiter = .auto, decimalMark: String = ".",
                 thousandsSeparator: String = ",", dateFormat: String, sign: SignConvention = .creditPositive,
                 columns: Columns, indicatorValues: IndicatorValues? = nil, statusValues: [String: String] = [:],
@@ -285,7 +285,7 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     }
 
     /// The account identity `.begin` carries, for `number` (the file's own, else the profile's).
-    public func accountIdentity(number fileNumber: String? = nil) -> RawAccountIdentity {
+    package func accountIdentity(number fileNumber: String? = nil) -> RawAccountIdentity {
         var identity = RawAccountIdentity(
             institutionName: account.institution ?? institution, institutionID: account.institutionID,
             accountNumber: fileNumber ?? account.number ?? account.name, accountType: account.type,
@@ -300,5 +300,5 @@ public struct CSVProfile: Codable, Sendable, Hashable {
     }
 
     /// The account identity when the file names none (the profile's own number or name).
-    public var accountIdentity: RawAccountIdentity { accountIdentity() }
+    package var accountIdentity: RawAccountIdentity { accountIdentity() }
 }

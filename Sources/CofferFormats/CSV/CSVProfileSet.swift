@@ -15,17 +15,17 @@ import Yams
 /// A profile matches when a row within the file's first 50 lines holds every name of its header signature (and,
 /// for a profile with only a `file_name` pattern, when the name matches too). The most specific match wins:
 /// more signature names first, then a matching file name, then the profile id.
-public struct CSVProfileSet: Sendable {
+package struct CSVProfileSet: Sendable {
     /// The profiles, ordered by id.
-    public let profiles: [CSVProfile]
+    package let profiles: [CSVProfile]
 
-    public init(profiles: [CSVProfile]) {
+    package init(profiles: [CSVProfile]) {
         self.profiles = profiles.sorted { $0.id < $1.id }
     }
 
     /// Reads every `*.yaml` / `*.yml` file of `directory`; throws `.badConfiguration` naming the file and key of
     /// the first mistake, or a duplicate id.
-    public static func load(directory: String) throws -> CSVProfileSet {
+    package static func load(directory: String) throws -> CSVProfileSet {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -54,7 +54,7 @@ public struct CSVProfileSet: Sendable {
     }
 
     /// One profile from YAML text; `file` names it in errors.
-    public static func decode(yaml: String, file: String) throws -> CSVProfile {
+    package static func decode(yaml: String, file: String) throws -> CSVProfile {
         do {
             // Composed with the basic resolver (no regular expression per scalar, the default costs several
             // milliseconds a profile at every start); the decoder reads numbers and flags from the text.
@@ -94,12 +94,12 @@ public struct CSVProfileSet: Sendable {
     }
 
     /// The profile with this id (for `--profile ID`).
-    public func profile(id: String) -> CSVProfile? {
+    package func profile(id: String) -> CSVProfile? {
         profiles.first { $0.id == id }
     }
 
     /// The best profile for a file with this name whose first rows (cells as text) are `rows`.
-    public func match(fileName: String, rows: [[String]]) -> CSVProfile? {
+    package func match(fileName: String, rows: [[String]]) -> CSVProfile? {
         let normalized = rows.map { $0.map(CSVProfile.normalizedName) }
         return best(fileName: fileName) { profile in
             normalized.contains { CSVHeaderLocator.matches($0, signature: profile.headerSignature) }
@@ -107,7 +107,7 @@ public struct CSVProfileSet: Sendable {
     }
 
     /// The profile for a CSV statement, reading at most its first 64 KiB; nil when none matches.
-    public func identify(_ input: StatementInput) throws -> CSVProfile? {
+    package func identify(_ input: StatementInput) throws -> CSVProfile? {
         var prefix = try input.prefix(CSVHeaderLocator.prefixSize)
         // UTF-16 with a byte order mark is read as the UTF-8 it converts to.
         if let converted = CSVInputDecoding.utf8Prefix(prefix) { prefix = converted }

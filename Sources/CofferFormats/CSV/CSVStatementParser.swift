@@ -18,20 +18,20 @@ import Foundation
 /// preamble line (one statement), or a column (rows grouped by account over the whole file: the file is read once
 /// to list the accounts, then once per account, each an own statement). Rows `ignore_rows` names and rows a rule
 /// skips are counted in one warning each; a `fee` column nets the fee or adds a fee transaction.
-public struct CSVStatementParser: StatementParser {
-    public let profile: CSVProfile
+package struct CSVStatementParser: StatementParser {
+    package let profile: CSVProfile
     let dateFormat: CSVDateFormat
     /// Rows after the data that may be a footer before they count as bad rows.
     static let maxFooterRows = 20
 
-    public init(profile: CSVProfile) throws {
+    package init(profile: CSVProfile) throws {
         self.profile = profile
         do { dateFormat = try CSVDateFormat(profile.dateFormat) } catch {
             throw CofferError(.badConfiguration, "profile \(profile.id): key 'date_format': \(error.description)")
         }
     }
 
-    public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
         let input = try CSVInputDecoding.utf8(input, profile: profile)
         let delimiter = try checkedDelimiter(input)
         guard rowsNameAccounts else {

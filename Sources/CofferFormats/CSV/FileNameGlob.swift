@@ -7,16 +7,16 @@
 /// ```
 /// `*` matches any run of characters, `?` one character; everything else matches itself. Matching is iterative
 /// (one backtrack point), so no pattern or name can make it recurse or take more than quadratic time.
-public struct FileNameGlob: Sendable, Hashable {
-    public let pattern: String
+package struct FileNameGlob: Sendable, Hashable {
+    package let pattern: String
     private let chars: [Character]
 
-    public init(_ pattern: String) {
+    package init(_ pattern: String) {
         self.pattern = pattern
         chars = Array(pattern.lowercased())
     }
 
-    public func matches(_ name: String) -> Bool {
+    package func matches(_ name: String) -> Bool {
         let text = Array(name.lowercased())
         var p = 0, t = 0
         var starP = -1, starT = 0

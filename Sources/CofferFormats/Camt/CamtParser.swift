@@ -19,21 +19,21 @@ import FoundationXML
 /// `.warning` when it does not reconcile, `.end`. Foundation's `XMLParser` streams the file (libxml2's push
 /// parser underneath, fed through `CamtInputStream`); nothing but the current entry is held. External entities
 /// are never resolved and a DTD internal subset is refused before parsing, so entity bombs cannot expand.
-public struct CamtParser: StatementParser {
-    public init() {}
+package struct CamtParser: StatementParser {
+    package init() {}
 
     /// Whether the bytes start an XML document that declares a camt.052, camt.053 or camt.054 namespace
     /// (`urn:iso:std:iso:20022:tech:xsd:camt.053.001.08`), with any prefix, after a BOM, declaration or comments.
-    public static func sniff(_ prefix: [UInt8]) -> Bool {
+    package static func sniff(_ prefix: [UInt8]) -> Bool {
         CamtProlog.namespaceVersion(prefix) != nil
     }
 
     /// The message and version the bytes declare, like `camt.053.001.08`; nil when they are not camt.
-    public static func version(_ prefix: [UInt8]) -> String? {
+    package static func version(_ prefix: [UInt8]) -> String? {
         CamtProlog.namespaceVersion(prefix)
     }
 
-    public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
         try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name)
         let stream = CamtInputStream(reader: try input.makeReader())
         let parser = XMLParser(stream: stream)

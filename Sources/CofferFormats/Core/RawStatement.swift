@@ -9,60 +9,60 @@ import Foundation
 ///
 /// For example, OFX `20260331200000[-8:PST]` is the instant 2026-04-01T04:00:00Z with `utcOffset` -28,800: the
 /// bank's own day is March 31 (`localDay`).
-public struct RawDate: Hashable, Sendable, CustomStringConvertible {
-    public let date: Date
+package struct RawDate: Hashable, Sendable, CustomStringConvertible {
+    package let date: Date
     /// True when the source gave only a calendar day.
-    public let isDateOnly: Bool
+    package let isDateOnly: Bool
     /// Seconds east of UTC the source gave with the time (OFX `[-8:PST]`, camt `+02:00` or `Z`); nil for a
     /// date-only value and for a time the source gave without a zone (read as UTC).
-    public let utcOffset: Int?
+    package let utcOffset: Int?
 
-    public init(date: Date, isDateOnly: Bool, utcOffset: Int? = nil) {
+    package init(date: Date, isDateOnly: Bool, utcOffset: Int? = nil) {
         self.date = date
         self.isDateOnly = isDateOnly
         self.utcOffset = isDateOnly ? nil : utcOffset
     }
 
     /// The offset a stored transaction keeps: nil for a calendar day, else the source's (0 when it gave none).
-    public var storedOffset: Int? { isDateOnly ? nil : (utcOffset ?? 0) }
+    package var storedOffset: Int? { isDateOnly ? nil : (utcOffset ?? 0) }
 
     /// The calendar day in the source's own offset, as days since 1970-01-01 (a date-only value's own day).
-    public var localDay: Int { CalendarDay.localDay(date, offset: storedOffset) }
+    package var localDay: Int { CalendarDay.localDay(date, offset: storedOffset) }
 
     /// A calendar day; nil when the day does not exist.
-    public static func day(year: Int, month: Int, day: Int) -> RawDate? {
+    package static func day(year: Int, month: Int, day: Int) -> RawDate? {
         CalendarDay.date(year: year, month: month, day: day).map { RawDate(date: $0, isDateOnly: true) }
     }
 
-    public var description: String {
+    package var description: String {
         isDateOnly ? CalendarDay.string(date) : ISO8601DateFormatter().string(from: date)
     }
 }
 
 /// Who holds the account, as far as the statement says.
-public struct RawAccountIdentity: Hashable, Sendable {
+package struct RawAccountIdentity: Hashable, Sendable {
     /// Display name of the institution (OFX `ORG`, camt `Svcr/FinInstnId/Nm`, a CSV profile's `institution`).
-    public var institutionName: String?
+    package var institutionName: String?
     /// The institution's identifier: OFX `FID` or `BANKID`, camt BIC, a profile's institution id.
-    public var institutionID: String?
+    package var institutionID: String?
     /// Another identifier the statement gives for the institution: OFX `FID` when `BANKID` took `institutionID`.
-    public var otherInstitutionID: String?
+    package var otherInstitutionID: String?
     /// The account number or IBAN, in full as the statement gives it. The store never keeps it in clear text.
-    public var accountNumber: String?
+    package var accountNumber: String?
     /// The statement's own account type word: `CHECKING`, `SAVINGS`, `CREDITLINE`, `CREDITCARD`, camt `Tp/Cd`.
-    public var accountType: String?
+    package var accountType: String?
     /// Asset or liability, when the format says (OFX `CCSTMTRS` is a liability; a profile says `kind:`).
-    public var kind: AccountKind?
-    public var currencyCode: String?
-    public var displayName: String?
+    package var kind: AccountKind?
+    package var currencyCode: String?
+    package var displayName: String?
     /// The number shows only some of its digits (a card's `XXXX-XXXXXX-71004`): it identifies the account only
     /// together with the institution.
-    public var isMasked = false
+    package var isMasked = false
     /// A number the same source used for this account before it said the real one (a CSV profile's former fixed
     /// number): the account stored under it is adopted.
-    public var formerNumber: String?
+    package var formerNumber: String?
 
-    public init(institutionName: String? = nil, institutionID: String? = nil, accountNumber: String? = nil,
+    package init(institutionName: String? = nil, institutionID: String? = nil, accountNumber: String? = nil,
                 accountType: String? = nil, kind: AccountKind? = nil, currencyCode: String? = nil,
                 displayName: String? = nil) {
         self.institutionName = institutionName
@@ -76,23 +76,23 @@ public struct RawAccountIdentity: Hashable, Sendable {
 }
 
 /// The start of one statement (one account, one period). A file may hold several.
-public struct RawStatementHeader: Sendable {
-    public var account: RawAccountIdentity
+package struct RawStatementHeader: Sendable {
+    package var account: RawAccountIdentity
     /// The period the statement covers (OFX `DTSTART`/`DTEND`, camt `FrToDt`), when given.
-    public var periodStart: RawDate?
-    public var periodEnd: RawDate?
+    package var periodStart: RawDate?
+    package var periodEnd: RawDate?
     /// The statement's own id (camt `Stmt/Id`), when given.
-    public var statementID: String?
+    package var statementID: String?
     /// When the institution made the statement (OFX `DTSERVER`, else `DTEND`; camt `CreDtTm`, else the message's,
     /// else `ToDtTm`): which of two statements is newer (docs/dedupe.md). Nil when the file does not say (CSV:
     /// the import takes its latest row's date).
-    public var asOf: RawDate?
+    package var asOf: RawDate?
     /// Whether the format lists pending rows (camt.052, a CSV with a status column): a statement that does can
     /// say a pending row is gone; one that does not says so only when its period ends long after the row.
-    public var listsPending = false
-    public var location: SourceLocation
+    package var listsPending = false
+    package var location: SourceLocation
 
-    public init(account: RawAccountIdentity, periodStart: RawDate? = nil, periodEnd: RawDate? = nil,
+    package init(account: RawAccountIdentity, periodStart: RawDate? = nil, periodEnd: RawDate? = nil,
                 statementID: String? = nil, location: SourceLocation) {
         self.account = account
         self.periodStart = periodStart
@@ -103,61 +103,61 @@ public struct RawStatementHeader: Sendable {
 }
 
 /// A correction the institution sends for a transaction it sent before (OFX `CORRECTFITID`/`CORRECTACTION`).
-public struct RawCorrection: Hashable, Sendable {
-    public enum Action: String, Sendable { case replace, delete }
-    public var action: Action
+package struct RawCorrection: Hashable, Sendable {
+    package enum Action: String, Sendable { case replace, delete }
+    package var action: Action
     /// The institution id of the transaction being corrected.
-    public var targetID: String
+    package var targetID: String
 
-    public init(action: Action, targetID: String) {
+    package init(action: Action, targetID: String) {
         self.action = action
         self.targetID = targetID
     }
 }
 
 /// One transaction as the statement gave it.
-public struct RawTransaction: Sendable {
-    public var location: SourceLocation
+package struct RawTransaction: Sendable {
+    package var location: SourceLocation
     /// The institution's own id: OFX `FITID`, camt `AcctSvcrRef` or `NtryRef`, a CSV id column.
-    public var externalID: String?
+    package var externalID: String?
     /// Signed from the account holder's side: positive adds to the holder (credit), negative takes (debit).
     /// When `indicator` is set, this is the magnitude and `indicator` gives the direction.
-    public var amount: Decimal
+    package var amount: Decimal
     /// Set when the source states the direction explicitly (camt `CdtDbtInd`, a CSV DR/CR column).
-    public var indicator: CreditDebitIndicator?
-    public var currencyCode: String?
-    public var transactionDate: RawDate?
-    public var postedDate: RawDate?
+    package var indicator: CreditDebitIndicator?
+    package var currencyCode: String?
+    package var transactionDate: RawDate?
+    package var postedDate: RawDate?
     /// OFX `NAME`/`PAYEE`, a CSV description column: the main text.
-    public var name: String?
+    package var name: String?
     /// OFX `MEMO`, camt `RmtInf/Ustrd` or `AddtlNtryInf`: further text.
-    public var memo: String?
+    package var memo: String?
     /// A counterparty or merchant the source names explicitly (camt `RltdPties`, a CSV merchant column).
-    public var merchantName: String?
+    package var merchantName: String?
     /// The source's own type code, as sent (OFX `TRNTYPE`, camt `BkTxCd`, a CSV type column).
-    public var typeCode: String?
+    package var typeCode: String?
     /// The parser's reading of its own type code; nil when it has none.
-    public var transactionType: TransactionType?
-    public var merchantCategoryCode: MerchantCategoryCode?
+    package var transactionType: TransactionType?
+    package var merchantCategoryCode: MerchantCategoryCode?
     /// A category word from the source (CSV `Category`).
-    public var category: String?
-    public var status: TransactionStatus?
-    public var checkNumber: String?
+    package var category: String?
+    package var status: TransactionStatus?
+    package var checkNumber: String?
     /// The amount in the original currency, positive, when the transaction was made in another currency.
-    public var foreignAmount: Decimal?
-    public var foreignCurrencyCode: String?
-    public var exchangeRate: Decimal?
+    package var foreignAmount: Decimal?
+    package var foreignCurrencyCode: String?
+    package var exchangeRate: Decimal?
     /// camt `RvslInd`: this entry reverses an earlier one.
-    public var isReversal: Bool
-    public var correction: RawCorrection?
+    package var isReversal: Bool
+    package var correction: RawCorrection?
     /// A camt batch kept whole that Coffer before 2026-11 split into one transaction per `TxDtls`: the parts as
     /// that version stored them, so a store filled then still matches it (see `CamtEntry.batchReading`).
-    public var formerParts: [RawFormerPart] = []
+    package var formerParts: [RawFormerPart] = []
     /// The amount (as `amount`, with `indicator`) an earlier version stored for this row, when it reads it
     /// differently now (a CSV fee column netted since 2026-11): the stored row is found by it and corrected.
-    public var formerAmount: (amount: Decimal, indicator: CreditDebitIndicator?)?
+    package var formerAmount: (amount: Decimal, indicator: CreditDebitIndicator?)?
 
-    public init(location: SourceLocation, externalID: String? = nil, amount: Decimal,
+    package init(location: SourceLocation, externalID: String? = nil, amount: Decimal,
                 indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,
                 transactionDate: RawDate? = nil, postedDate: RawDate? = nil, name: String? = nil,
                 memo: String? = nil, merchantName: String? = nil, typeCode: String? = nil,
@@ -189,18 +189,18 @@ public struct RawTransaction: Sendable {
     }
 
     /// The direction: the explicit indicator, else the sign (zero counts as credit).
-    public var resolvedIndicator: CreditDebitIndicator {
+    package var resolvedIndicator: CreditDebitIndicator {
         indicator ?? (amount < 0 ? .debit : .credit)
     }
 }
 
 /// One part of a batch as an earlier version stored it: its id, amount (positive) and direction.
-public struct RawFormerPart: Hashable, Sendable {
-    public var externalID: String
-    public var amount: Decimal
-    public var indicator: CreditDebitIndicator
+package struct RawFormerPart: Hashable, Sendable {
+    package var externalID: String
+    package var amount: Decimal
+    package var indicator: CreditDebitIndicator
 
-    public init(externalID: String, amount: Decimal, indicator: CreditDebitIndicator) {
+    package init(externalID: String, amount: Decimal, indicator: CreditDebitIndicator) {
         self.externalID = externalID
         self.amount = amount
         self.indicator = indicator
@@ -208,25 +208,25 @@ public struct RawFormerPart: Hashable, Sendable {
 }
 
 /// A balance the statement reports.
-public struct RawBalance: Sendable {
-    public enum Kind: String, Sendable {
+package struct RawBalance: Sendable {
+    package enum Kind: String, Sendable {
         /// Posted transactions only (OFX `LEDGERBAL`, camt `CLBD`/`OPBD`/`ITBD`).
         case booked
         /// Including pending (OFX `AVAILBAL`, camt `CLAV`/`ITAV`).
         case available
     }
-    public var kind: Kind
+    package var kind: Kind
     /// Signed from the holder's side (positive: the holder's money; negative: owed), or the magnitude when
     /// `indicator` is set.
-    public var amount: Decimal
-    public var indicator: CreditDebitIndicator?
-    public var currencyCode: String?
-    public var asOf: RawDate
+    package var amount: Decimal
+    package var indicator: CreditDebitIndicator?
+    package var currencyCode: String?
+    package var asOf: RawDate
     /// The source's own code (`CLBD`, `LEDGERBAL`), for messages.
-    public var code: String?
-    public var location: SourceLocation
+    package var code: String?
+    package var location: SourceLocation
 
-    public init(kind: Kind, amount: Decimal, indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,
+    package init(kind: Kind, amount: Decimal, indicator: CreditDebitIndicator? = nil, currencyCode: String? = nil,
                 asOf: RawDate, code: String? = nil, location: SourceLocation) {
         self.kind = kind
         self.amount = amount
@@ -237,37 +237,37 @@ public struct RawBalance: Sendable {
         self.location = location
     }
 
-    public var resolvedIndicator: CreditDebitIndicator {
+    package var resolvedIndicator: CreditDebitIndicator {
         indicator ?? (amount < 0 ? .debit : .credit)
     }
 }
 
 /// Something the parser noticed that does not stop the import (a statement that does not reconcile, skipped
 /// investment positions).
-public struct ParseWarning: Sendable, CustomStringConvertible {
-    public var message: String
-    public var location: SourceLocation
+package struct ParseWarning: Sendable, CustomStringConvertible {
+    package var message: String
+    package var location: SourceLocation
     /// A person should look (a statement that does not reconcile, a skipped row): `coffer import` prints these
     /// even under cron, where it is otherwise quiet.
-    public var needsAttention: Bool
+    package var needsAttention: Bool
     /// Set when the statement's own balances do not add up (camt opening + booked entries ≠ closing, a CSV running
     /// balance): the reported balance minus the one the amounts give. The import records it with the statement,
     /// and `coffer reconcile` lists it.
-    public var balanceDifference: Decimal?
+    package var balanceDifference: Decimal?
 
-    public init(_ message: String, location: SourceLocation, needsAttention: Bool = false, balanceDifference: Decimal? = nil) {
+    package init(_ message: String, location: SourceLocation, needsAttention: Bool = false, balanceDifference: Decimal? = nil) {
         self.message = message
         self.location = location
         self.needsAttention = needsAttention
         self.balanceDifference = balanceDifference
     }
 
-    public var description: String { "\(location): \(message)" }
+    package var description: String { "\(location): \(message)" }
 }
 
 /// What a parser emits, in source order: `begin`, then the statement's transactions and balances, then `end`;
 /// again for each further statement in the file.
-public enum StatementEvent: Sendable {
+package enum StatementEvent: Sendable {
     case begin(RawStatementHeader)
     case transaction(RawTransaction)
     case balance(RawBalance)
@@ -277,6 +277,6 @@ public enum StatementEvent: Sendable {
 
 /// A format parser: bytes in, events out. Pure apart from reading its input; streams (never holds the whole
 /// file as objects). Throws `CofferError` with code `.badInput` and a location for malformed input.
-public protocol StatementParser: Sendable {
+package protocol StatementParser: Sendable {
     func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws
 }

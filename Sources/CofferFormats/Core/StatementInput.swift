@@ -4,38 +4,38 @@ import Foundation
 /// The bytes of one statement: a file on disk or bytes in memory (tests, fuzzing).
 ///
 /// Parsers read it in chunks through `makeReader()`, so a large file is never held whole.
-public struct StatementInput: Sendable {
+package struct StatementInput: Sendable {
     enum Storage: Sendable {
         case file(String)
         case bytes([UInt8])
     }
     let storage: Storage
     /// The name errors use: the file's path, or a name given for in-memory bytes.
-    public let name: String
+    package let name: String
 
-    public static func file(_ path: String) -> StatementInput {
+    package static func file(_ path: String) -> StatementInput {
         StatementInput(storage: .file(path), name: path)
     }
 
-    public static func bytes(_ bytes: [UInt8], name: String = "<memory>") -> StatementInput {
+    package static func bytes(_ bytes: [UInt8], name: String = "<memory>") -> StatementInput {
         StatementInput(storage: .bytes(bytes), name: name)
     }
 
-    public static func string(_ text: String, name: String = "<memory>") -> StatementInput {
+    package static func string(_ text: String, name: String = "<memory>") -> StatementInput {
         .bytes(Array(text.utf8), name: name)
     }
 
     /// The path, for a file input.
-    public var path: String? {
+    package var path: String? {
         if case .file(let path) = storage { return path }
         return nil
     }
 
     /// The file's name without folders.
-    public var fileName: String { (name as NSString).lastPathComponent }
+    package var fileName: String { (name as NSString).lastPathComponent }
 
     /// A reader from the start.
-    public func makeReader(chunkSize: Int = 1 << 20) throws -> ByteReader {
+    package func makeReader(chunkSize: Int = 1 << 20) throws -> ByteReader {
         switch storage {
         case .bytes(let bytes): return ByteReader(bytes: bytes)
         case .file(let path): return try ByteReader(path: path, chunkSize: chunkSize, name: name)
@@ -43,7 +43,7 @@ public struct StatementInput: Sendable {
     }
 
     /// Up to `count` bytes from the start, for identifying the format.
-    public func prefix(_ count: Int) throws -> [UInt8] {
+    package func prefix(_ count: Int) throws -> [UInt8] {
         let reader = try makeReader(chunkSize: max(count, 4096))
         var out: [UInt8] = []
         while out.count < count, let chunk = try reader.next() {
@@ -53,7 +53,7 @@ public struct StatementInput: Sendable {
     }
 
     /// An `InputStream` over the same bytes, for Foundation's `XMLParser`.
-    public func makeInputStream() throws -> InputStream {
+    package func makeInputStream() throws -> InputStream {
         switch storage {
         case .bytes(let bytes): return InputStream(data: Data(bytes))
         case .file(let path):
@@ -66,7 +66,7 @@ public struct StatementInput: Sendable {
 }
 
 /// Reads a statement's bytes in chunks.
-public final class ByteReader {
+package final class ByteReader {
     private var bytes: [UInt8]?
     private var handle: FileHandle?
     private let chunkSize: Int
@@ -99,7 +99,7 @@ public final class ByteReader {
     deinit { try? handle?.close() }
 
     /// The next chunk, or nil at the end.
-    public func next() throws -> [UInt8]? {
+    package func next() throws -> [UInt8]? {
         if let all = bytes {
             bytes = nil
             return all.isEmpty ? nil : all

@@ -1,7 +1,7 @@
 /// Byte → text decoding for statement fields, with the rule real files need: valid UTF-8 wins, whatever the
 /// file declares (UTF-8 bytes under a `CHARSET:1252` label still read right); otherwise the declared 8-bit
 /// charset.
-public enum TextEncoding: String, Sendable, Hashable, Codable, CaseIterable {
+package enum TextEncoding: String, Sendable, Hashable, Codable, CaseIterable {
     case utf8 = "utf-8"
     case windows1252 = "cp1252"
     case latin1 = "latin-1"
@@ -9,7 +9,7 @@ public enum TextEncoding: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reads a charset name as statements and profiles spell it: `UTF-8`, `utf8`, `1252`, `CP1252`,
     /// `windows-1252`, `ISO-8859-1`, `8859-1`, `latin1`, `NONE` (treated as Windows-1252, a superset of ASCII and
     /// what such files usually are).
-    public init?(label: String) {
+    package init?(label: String) {
         let l = label.lowercased().replacingOccurrences(of: "_", with: "-").trimmingCharacters(in: .whitespaces)
         switch l {
         case "utf-8", "utf8", "utf-8-bom", "utf-8-sig", "csunicode", "unicode": self = .utf8
@@ -20,7 +20,7 @@ public enum TextEncoding: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Decodes `bytes`: as UTF-8 when they are valid UTF-8, else with this encoding.
-    public func decode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package func decode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var ascii = true
         for b in bytes where b >= 0x80 { ascii = false; break }
         if ascii { return String(decoding: bytes, as: UTF8.self) }

@@ -15,13 +15,13 @@ import CofferModel
 /// whatever the file's size. Everything after the first `</OFX>` is ignored. Malformed input throws
 /// `CofferError(.badInput)` with the line, column and element path; an institution's error status throws
 /// `CofferError(.institutionError)`; a file with no statement at all is `.badInput` too.
-public struct OFXParser: StatementParser {
-    public init() {}
+package struct OFXParser: StatementParser {
+    package init() {}
 
     /// Whether `prefix` (the first bytes of a file; 1 KB is plenty) looks like OFX of any version.
-    public static func sniff(_ prefix: [UInt8]) -> Bool { OFXHeader.sniff(prefix) }
+    package static func sniff(_ prefix: [UInt8]) -> Bool { OFXHeader.sniff(prefix) }
 
-    public func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
         let file = input.name
         let reader = try input.makeReader()
         let tokenizer = OFXTokenizer(file: file)

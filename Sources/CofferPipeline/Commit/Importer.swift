@@ -62,7 +62,7 @@ public struct ImportOptions: Sendable {
 public struct Importer: Sendable {
     public let store: FinanceStore
     public let configuration: CofferConfiguration
-    public let identifier: FormatIdentifier
+    package let identifier: FormatIdentifier
     let logger: Logger
 
     public init(store: FinanceStore, configuration: CofferConfiguration, logger: Logger = Logger(label: "coffer.import")) {

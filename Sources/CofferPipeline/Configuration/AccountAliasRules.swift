@@ -14,20 +14,20 @@ import Yams
 /// ```
 /// a statement of American Express (or an institution the table says is the same) whose account number ends in
 /// 1004 lands on that account, whatever key its source gives it.
-public struct AccountAliasRule: Sendable, Hashable {
-    public var accountID: UUID
+package struct AccountAliasRule: Sendable, Hashable {
+    package var accountID: UUID
     /// The institution's name as a source gives it (or any name the institution table lists for it).
-    public var institution: String
+    package var institution: String
     /// The institution's id (OFX FID or BANKID, a BIC), when given.
-    public var institutionID: String?
+    package var institutionID: String?
     /// The whole account number (letters and digits, case ignored), or the digits it ends with.
-    public var number: String?
-    public var lastDigits: String?
+    package var number: String?
+    package var lastDigits: String?
     /// Only statements in this currency, when given.
-    public var currency: String?
-    public var location: SourceLocation
+    package var currency: String?
+    package var location: SourceLocation
 
-    public var signature: InstitutionSignature {
+    package var signature: InstitutionSignature {
         InstitutionSignature(name: institution, ids: institutionID.map { [$0] } ?? [])
     }
 
@@ -43,7 +43,7 @@ public struct AccountAliasRule: Sendable, Hashable {
     }
 
     /// The rules of an `accounts.yaml` file (see the comment at the top of `config/accounts.yaml`).
-    public static func load(_ file: String) throws -> [AccountAliasRule] {
+    package static func load(_ file: String) throws -> [AccountAliasRule] {
         try parse(yaml: ConfigYAML.read(file), file: file)
     }
 

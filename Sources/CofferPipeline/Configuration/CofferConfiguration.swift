@@ -14,16 +14,16 @@ import Foundation
 /// ```
 public struct CofferConfiguration: Sendable {
     public var directory: String?
-    public var profiles: CSVProfileSet
-    public var normalizer: DescriptionNormalizer
+    package var profiles: CSVProfileSet
+    package var normalizer: DescriptionNormalizer
     /// Which names, OFX ORG/FID pairs, bank ids and BICs name the same institution.
-    public var institutions: InstitutionTable
+    package var institutions: InstitutionTable
     /// Identities the person says belong to a stored account.
-    public var accountAliases: [AccountAliasRule]
+    package var accountAliases: [AccountAliasRule]
     /// Where each item came from, and warnings about the layers (filled by `load(layers:)`).
     public var report = ConfigurationReport()
 
-    public init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer,
+    package init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer,
                 institutions: InstitutionTable = .empty, accountAliases: [AccountAliasRule] = []) {
         self.directory = directory
         self.profiles = profiles

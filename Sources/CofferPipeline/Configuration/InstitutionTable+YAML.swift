@@ -8,7 +8,7 @@ extension InstitutionTable {
     ///
     /// For example, `try InstitutionTable.load(defaults: "config/institutions.yaml", user: nil)`.
     /// Throws `CofferError(.badConfiguration)` naming the file, the line and the entry for a mistake in either.
-    public static func load(defaults: String?, user: String?) throws -> InstitutionTable {
+    package static func load(defaults: String?, user: String?) throws -> InstitutionTable {
         var table = InstitutionTable()
         for file in [defaults, user].compactMap({ $0 }) {
             for (institution, node) in try parse(yaml: ConfigYAML.read(file), file: file) {

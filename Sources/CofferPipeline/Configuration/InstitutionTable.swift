@@ -3,25 +3,25 @@ import Foundation
 /// One institution under the names its sources give it: display names (OFX `ORG`, a CSV profile's
 /// `institution`), OFX `ORG`/`FID` pairs, bank ids (US routing numbers, OFX `BANKID`s, a profile's
 /// `institution_id`) and BICs (a camt servicer).
-public struct Institution: Sendable, Hashable {
+package struct Institution: Sendable, Hashable {
     /// A short stable name (`amex`): what equivalence compares.
-    public var id: String
-    public var names: [String] = []
-    public var ofx: [OFXName] = []
-    public var bankIDs: [String] = []
-    public var bics: [String] = []
+    package var id: String
+    package var names: [String] = []
+    package var ofx: [OFXName] = []
+    package var bankIDs: [String] = []
+    package var bics: [String] = []
 
     /// An OFX `<FI>`: the `ORG` and `FID` the institution's OFX server sends.
-    public struct OFXName: Sendable, Hashable {
-        public var org: String
-        public var fid: String
-        public init(org: String, fid: String) {
+    package struct OFXName: Sendable, Hashable {
+        package var org: String
+        package var fid: String
+        package init(org: String, fid: String) {
             self.org = org
             self.fid = fid
         }
     }
 
-    public init(id: String, names: [String] = [], ofx: [OFXName] = [], bankIDs: [String] = [], bics: [String] = []) {
+    package init(id: String, names: [String] = [], ofx: [OFXName] = [], bankIDs: [String] = [], bics: [String] = []) {
         self.id = id
         self.names = names
         self.ofx = ofx
@@ -32,11 +32,11 @@ public struct Institution: Sendable, Hashable {
 
 /// What a source says about an account's institution: a name and the ids it gives (OFX `FID` and `BANKID`, a
 /// BIC, a profile's `institution_id`). Nil name when the source names none.
-public struct InstitutionSignature: Sendable, Hashable {
-    public var name: String?
-    public var ids: [String]
+package struct InstitutionSignature: Sendable, Hashable {
+    package var name: String?
+    package var ids: [String]
 
-    public init(name: String?, ids: [String]) {
+    package init(name: String?, ids: [String]) {
         self.name = name
         self.ids = ids
     }
@@ -55,25 +55,25 @@ public struct InstitutionSignature: Sendable, Hashable {
 /// Two signatures name the same institution when both are found in the table as the same entry, or, when at most
 /// one is found there, when their names are the same once case, spaces and punctuation are ignored, or they share
 /// a BIC or a bank id (six characters or more). Two different entries never do.
-public struct InstitutionTable: Sendable {
-    public private(set) var institutions: [Institution] = []
+package struct InstitutionTable: Sendable {
+    package private(set) var institutions: [Institution] = []
     private var byName: [String: Int] = [:]
     private var byOFX: [String: Int] = [:]
     private var byBankID: [String: Int] = [:]
     private var byBIC: [String: Int] = [:]
 
-    public static let empty = InstitutionTable()
+    package static let empty = InstitutionTable()
 
-    public init() {}
+    package init() {}
 
     /// The table of these institutions; an entry whose id is already there extends it (more names, ids).
-    public init(_ institutions: [Institution]) throws {
+    package init(_ institutions: [Institution]) throws {
         for institution in institutions { try add(institution) }
     }
 
     /// Adds an institution, or extends the entry of the same id. Throws when a name or id of it already belongs to
     /// another entry (the table would then say two institutions are one).
-    public mutating func add(_ institution: Institution) throws {
+    package mutating func add(_ institution: Institution) throws {
         let index: Int
         if let existing = institutions.firstIndex(where: { $0.id == institution.id }) {
             index = existing
@@ -100,7 +100,7 @@ public struct InstitutionTable: Sendable {
 
     /// The table entry a source's signature names: its OFX ORG/FID pair first, then a BIC, then a bank id, then its
     /// name.
-    public func institution(_ signature: InstitutionSignature) -> Institution? {
+    package func institution(_ signature: InstitutionSignature) -> Institution? {
         let name = signature.name.map(Self.name) ?? ""
         let ids = signature.ids.map(Self.id).filter { !$0.isEmpty }
         if !name.isEmpty {
@@ -112,7 +112,7 @@ public struct InstitutionTable: Sendable {
     }
 
     /// Whether two signatures name the same institution (see the type's summary).
-    public func equivalent(_ a: InstitutionSignature, _ b: InstitutionSignature) -> Bool {
+    package func equivalent(_ a: InstitutionSignature, _ b: InstitutionSignature) -> Bool {
         let first = institution(a), second = institution(b)
         if let first, let second { return first.id == second.id }
         let name = a.name.map(Self.name) ?? ""
@@ -128,7 +128,7 @@ public struct InstitutionTable: Sendable {
     }
 
     /// A name as compared: lower-case letters and digits only (`JPMorgan Chase Bank, N.A.` → `jpmorganchasebankna`).
-    public static func name(_ text: String) -> String {
+    package static func name(_ text: String) -> String {
         text.lowercased().filter { $0.isLetter || $0.isNumber }
     }
 

@@ -14,19 +14,19 @@ import Foundation
 /// amount, direction and account exactly as an import does, not kept by imports: an import's per-row work stays
 /// what it was, the counts follow the configuration as it is now (an edited or new rule is measured at once), and
 /// undo, compaction and deleted rows need no bookkeeping. The cost is one pass over the store per question.
-public struct MerchantRuleUsage: Sendable, Hashable {
-    public var rule: MerchantRule
+package struct MerchantRuleUsage: Sendable, Hashable {
+    package var rule: MerchantRule
     /// The stored transactions the rule names (it won: the longest pattern, the earlier rule between equals).
-    public var matches: Int
+    package var matches: Int
     /// For a rule with amount, direction or account conditions or `scope: purchases`: the stored transactions its
     /// words alone find.
-    public var textMatches: Int
+    package var textMatches: Int
     /// Why an unused rule may not match: an account it names is not stored, its conditions exclude what its text
     /// finds, another rule takes its words first, or no stored text has its words.
-    public var reasons: [String]
+    package var reasons: [String]
 
     /// Runs `normalizer`'s rules over every stored transaction.
-    public static func measure(_ normalizer: DescriptionNormalizer, in store: FinanceStore) async throws -> [MerchantRuleUsage] {
+    package static func measure(_ normalizer: DescriptionNormalizer, in store: FinanceStore) async throws -> [MerchantRuleUsage] {
         let rules = normalizer.rules
         let accounts = try await store.accounts(query: AccountQuery())
         let transactions = try await store.transactions(query: TransactionQuery())

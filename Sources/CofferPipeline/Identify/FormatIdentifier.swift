@@ -2,19 +2,19 @@ import CofferFormats
 import CofferModel
 
 /// A recognised statement format: its name, the CSV profile when it is one, and the parser to read it with.
-public struct StatementFormat: Sendable {
+package struct StatementFormat: Sendable {
     /// `ofx`, `camt.053.001.08`, `csv`.
-    public let name: String
+    package let name: String
     /// The CSV profile's id, for CSV files.
-    public let profile: String?
-    public let parser: any StatementParser
+    package let profile: String?
+    package let parser: any StatementParser
 
     /// What the format calls the institution's id of a transaction, for messages ("FITID").
-    public var idName: String { name == "ofx" ? "FITID" : "id" }
+    package var idName: String { name == "ofx" ? "FITID" : "id" }
 
     /// Where the institution's ids of this format live (docs/dedupe.md): `ofx`, `camt`, `csv:<profile>`. Within
     /// one namespace the id decides; across namespaces an equal id means nothing and the content decides.
-    public var idNamespace: String {
+    package var idNamespace: String {
         if name.hasPrefix("camt") { return "camt" }
         if name == "csv" { return "csv:" + (profile ?? "") }
         return name
@@ -25,15 +25,15 @@ public struct StatementFormat: Sendable {
 ///
 /// OFX/QFX (1.x SGML or 2.x XML) and ISO 20022 camt are recognised by their content; CSV by a profile whose
 /// header names or file-name pattern match (or the profile named with `--profile`).
-public struct FormatIdentifier: Sendable {
-    public let profiles: CSVProfileSet
+package struct FormatIdentifier: Sendable {
+    package let profiles: CSVProfileSet
 
-    public init(profiles: CSVProfileSet) {
+    package init(profiles: CSVProfileSet) {
         self.profiles = profiles
     }
 
     /// The format of `input`, or a `CofferError(.unknownFormat)` that says what was looked for.
-    public func identify(_ input: StatementInput, profileID: String? = nil, skipBadRows: Bool = false) throws -> StatementFormat {
+    package func identify(_ input: StatementInput, profileID: String? = nil, skipBadRows: Bool = false) throws -> StatementFormat {
         func csv(_ profile: CSVProfile) throws -> StatementFormat {
             var profile = profile
             if skipBadRows { profile.skipBadRows = true }

@@ -14,16 +14,16 @@ import Foundation
 /// 64-bit FNV-1a, written here because it must be stable across processes and versions (Swift's `Hasher` is
 /// seeded per process); within one account and day a collision is negligible, and the occurrence number
 /// separates true duplicates anyway.
-public struct Fingerprint: Hashable, Sendable {
-    public static let version = 2
+package struct Fingerprint: Hashable, Sendable {
+    package static let version = 2
     /// The hash's seed: version 1's, kept so that version-2 keys of date-only values equal the stored ones.
     static let seed = "v1"
-    public let key: String
+    package let key: String
     /// The version-1 key when it differs from `key` (a time whose UTC day is not its own day), else nil.
-    public let legacyKey: String?
-    public let hash: UInt64
+    package let legacyKey: String?
+    package let hash: UInt64
 
-    public init(transaction t: Transaction) {
+    package init(transaction t: Transaction) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         @inline(__always) func mix(_ byte: UInt8) {
             h ^= UInt64(byte)

@@ -13,14 +13,14 @@ import Yams
 /// ```
 /// Lookups ignore case, accents, punctuation, spaces and the words `and`/`und`, so `Food & Drink`,
 /// `FOOD_AND_DRINK` and `food and drink` are one key.
-public struct CategoryMCCTable: Sendable {
+package struct CategoryMCCTable: Sendable {
     /// Key → code; a nil code marks a category that is known not to be a merchant category.
     private let codes: [String: MerchantCategoryCode?]
 
-    public static let empty = CategoryMCCTable([:])
+    package static let empty = CategoryMCCTable([:])
 
     /// A table from category words (any spelling) to codes.
-    public init(_ entries: [String: MerchantCategoryCode?]) {
+    package init(_ entries: [String: MerchantCategoryCode?]) {
         var codes: [String: MerchantCategoryCode?] = [:]
         for (word, code) in entries { codes[CategoryMCCTable.key(word)] = code }
         self.codes = codes
@@ -33,17 +33,17 @@ public struct CategoryMCCTable: Sendable {
     var entries: [String: MerchantCategoryCode?] { codes }
 
     /// The code for a category word, or nil when the word is unknown or not a merchant category.
-    public func code(forCategory category: String) -> MerchantCategoryCode? {
+    package func code(forCategory category: String) -> MerchantCategoryCode? {
         codes[CategoryMCCTable.key(category)] ?? nil
     }
 
     /// This table with `other`'s entries added, `other` winning where both have a word.
-    public func merging(_ other: CategoryMCCTable) -> CategoryMCCTable {
+    package func merging(_ other: CategoryMCCTable) -> CategoryMCCTable {
         CategoryMCCTable(keyed: codes.merging(other.codes) { _, theirs in theirs })
     }
 
     /// The number of category words.
-    public var count: Int { codes.count }
+    package var count: Int { codes.count }
 
     static func key(_ word: String) -> String {
         var result: [UInt8] = []
@@ -73,14 +73,14 @@ public struct CategoryMCCTable: Sendable {
 
 extension CategoryMCCTable {
     /// Loads the shipped table and, when given, the user's own file, whose entries win.
-    public static func load(defaults: String, user: String?) throws -> CategoryMCCTable {
+    package static func load(defaults: String, user: String?) throws -> CategoryMCCTable {
         let base = try parse(yaml: ConfigYAML.read(defaults), file: defaults)
         guard let user else { return base }
         return base.merging(try parse(yaml: ConfigYAML.read(user), file: user))
     }
 
     /// The table of one `categories.yaml` text: a `categories` mapping of word → code (or null).
-    public static func parse(yaml text: String, file: String) throws -> CategoryMCCTable {
+    package static func parse(yaml text: String, file: String) throws -> CategoryMCCTable {
         let root = try ConfigYAML.root(of: text, file: file)
         guard case .mapping(let top) = root else {
             throw ConfigYAML.error("expected a mapping with a 'categories' mapping at the top", at: root, file: file)

@@ -1,11 +1,11 @@
 /// What `DescriptionCleaner.cleanDescription` makes of a raw text.
-public struct CleanedDescription: Hashable, Sendable {
+package struct CleanedDescription: Hashable, Sendable {
     /// The display text: the name with its details, in the order the text gave them.
-    public var display: String
+    package var display: String
     /// The merchant name: the name without details; nil when the text is not a merchant.
-    public var merchant: String?
+    package var merchant: String?
     /// The details alone ("Invoice 7716253", "(5 of 12)"); "" when there are none.
-    public var details: String
+    package var details: String
 }
 
 /// The tokens `DescriptionCleaner.keptTokens` keeps: the name, the details with the name position each follows,

@@ -28,11 +28,11 @@
 ///
 /// Hand-written token scanning over UTF-8 bytes, no `Regex`: it runs once per transaction at hundreds of
 /// thousands per second. It keeps no state between calls.
-public struct DescriptionCleaner: Sendable {
-    public init() {}
+package struct DescriptionCleaner: Sendable {
+    package init() {}
 
     /// The display text and the merchant name (nil when the text is not a merchant).
-    public func clean(_ raw: String) -> (display: String, merchant: String?) {
+    package func clean(_ raw: String) -> (display: String, merchant: String?) {
         let parts = cleanDescription(raw)
         return (parts.display, parts.merchant)
     }
@@ -42,7 +42,7 @@ public struct DescriptionCleaner: Sendable {
     ///
     /// For example, `"DD VODAFONE LTD INVOICE 7716253"` → display "Vodafone Ltd Invoice 7716253", merchant
     /// "Vodafone Ltd", details "Invoice 7716253".
-    public func cleanDescription(_ raw: String) -> CleanedDescription {
+    package func cleanDescription(_ raw: String) -> CleanedDescription {
         var raw = raw
         let parts = raw.withUTF8 { bytes -> (String, String, String) in
             let tokens = DescriptionToken.split(bytes)
@@ -60,7 +60,7 @@ public struct DescriptionCleaner: Sendable {
     }
 
     /// Whether the text says it is a transfer, interest, a fee, salary, cash or a card payment, not a merchant.
-    public static func namesNoMerchant(_ raw: String) -> Bool {
+    package static func namesNoMerchant(_ raw: String) -> Bool {
         var visitor = AnyMatch()
         nonMerchantAutomaton.scan(raw, &visitor)
         return visitor.matched
@@ -81,7 +81,7 @@ public struct DescriptionCleaner: Sendable {
     }
 
     /// The cleaned display text alone.
-    public func displayText(_ raw: String) -> String {
+    package func displayText(_ raw: String) -> String {
         cleanDescription(raw).display
     }
 

@@ -2,15 +2,15 @@ import CofferFormats
 import CofferModel
 
 /// What normalization makes of a transaction's text: display text, merchant, MCC and type.
-public struct NormalizedDescription: Hashable, Sendable {
+package struct NormalizedDescription: Hashable, Sendable {
     /// `transactionDescription`: the text cleaned for display.
-    public var display: String
+    package var display: String
     /// `merchantName`: set when the text names a merchant.
-    public var merchantName: String?
-    public var merchantCategoryCode: MerchantCategoryCode?
-    public var transactionType: TransactionType
+    package var merchantName: String?
+    package var merchantCategoryCode: MerchantCategoryCode?
+    package var transactionType: TransactionType
 
-    public init(display: String, merchantName: String?, merchantCategoryCode: MerchantCategoryCode?,
+    package init(display: String, merchantName: String?, merchantCategoryCode: MerchantCategoryCode?,
                 transactionType: TransactionType) {
         self.display = display
         self.merchantName = merchantName
@@ -37,12 +37,12 @@ public struct NormalizedDescription: Hashable, Sendable {
 ///   except those with `scope: purchases` (the shipped ones), which skip text that is not a purchase.
 /// - Display: the rule's name when a rule matched (with the details the text gave: invoice, contract or policy
 ///   numbers, counters), else the cleaned text.
-public struct DescriptionNormalizer: Sendable {
-    public let cleaner: DescriptionCleaner
-    public let rules: MerchantRules
-    public let categories: CategoryMCCTable
+package struct DescriptionNormalizer: Sendable {
+    package let cleaner: DescriptionCleaner
+    package let rules: MerchantRules
+    package let categories: CategoryMCCTable
 
-    public init(rules: MerchantRules = .empty, categories: CategoryMCCTable = .empty,
+    package init(rules: MerchantRules = .empty, categories: CategoryMCCTable = .empty,
                 cleaner: DescriptionCleaner = DescriptionCleaner()) {
         self.cleaner = cleaner
         self.rules = rules
@@ -50,14 +50,14 @@ public struct DescriptionNormalizer: Sendable {
     }
 
     /// The original description of a raw transaction: its name, else its memo, else "".
-    public static func originalDescription(of transaction: RawTransaction) -> String {
+    package static func originalDescription(of transaction: RawTransaction) -> String {
         if let name = transaction.name, !name.allSatisfy({ $0.isWhitespace }) { return name }
         return transaction.memo ?? ""
     }
 
     /// Normalizes the text fields of a raw transaction; `accountMatches` (from `rules.accountMatches(id:names:)`) says
     /// which rules its account meets.
-    public func normalize(_ transaction: RawTransaction, accountMatches: [Bool] = []) -> NormalizedDescription {
+    package func normalize(_ transaction: RawTransaction, accountMatches: [Bool] = []) -> NormalizedDescription {
         var typeText = DescriptionNormalizer.originalDescription(of: transaction)
         if let memo = transaction.memo, transaction.name != nil, !memo.isEmpty { typeText += " / " + memo }
         let indicator = transaction.resolvedIndicator
@@ -70,7 +70,7 @@ public struct DescriptionNormalizer: Sendable {
     }
 
     /// Normalizes one text; `typeText` (default: `text`) is what type keywords are looked for in.
-    public func normalize(text: String, typeText: String? = nil, feedMerchant: String? = nil,
+    package func normalize(text: String, typeText: String? = nil, feedMerchant: String? = nil,
                           feedMCC: MerchantCategoryCode? = nil, category: String? = nil, typeCode: String? = nil,
                           feedType: TransactionType? = nil, indicator: CreditDebitIndicator,
                           context: MerchantRuleContext? = nil) -> NormalizedDescription {

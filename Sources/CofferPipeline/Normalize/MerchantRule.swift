@@ -22,9 +22,9 @@ import Foundation
 /// start the text. A rule with `amount`, `direction` or `account` applies only to transactions that also meet
 /// those; a rule with no pattern but an `account` or `amount` applies to every transaction that meets them (when no
 /// pattern of another rule matched).
-public struct MerchantRule: Hashable, Sendable {
+package struct MerchantRule: Hashable, Sendable {
     /// Which text a rule looks at.
-    public enum Field: String, Hashable, Sendable, CaseIterable {
+    package enum Field: String, Hashable, Sendable, CaseIterable {
         /// The cleaned display text first, then the raw text.
         case any
         /// Only the cleaned display text (after processor prefixes and noise are removed).
@@ -35,30 +35,30 @@ public struct MerchantRule: Hashable, Sendable {
 
     /// The rule's id: what a later configuration layer overrides or disables it by. Given as `id:`, else made from
     /// the name (`MerchantRule.id(forName:)`: `McDonald's` → `mcdonalds`, `Pret A Manger` → `pret-a-manger`).
-    public var id: String
+    package var id: String
     /// The canonical merchant name, e.g. `Amazon Marketplace`.
-    public var name: String
-    public var merchantCategoryCode: MerchantCategoryCode?
+    package var name: String
+    package var merchantCategoryCode: MerchantCategoryCode?
     /// The transaction type this merchant implies, when it implies one (a brokerage's `dividend`).
-    public var transactionType: TransactionType?
+    package var transactionType: TransactionType?
     /// Word sequences found anywhere in the text.
-    public var contains: [String]
+    package var contains: [String]
     /// Word sequences the text starts with.
-    public var prefixes: [String]
-    public var field: Field
+    package var prefixes: [String]
+    package var field: Field
     /// The smallest and largest amount (the positive magnitude, as `transactionAmount` holds it), each inclusive.
-    public var minimumAmount: Decimal?
-    public var maximumAmount: Decimal?
+    package var minimumAmount: Decimal?
+    package var maximumAmount: Decimal?
     /// Only debits (money out) or only credits (money in).
-    public var direction: CreditDebitIndicator?
+    package var direction: CreditDebitIndicator?
     /// Only transactions of these accounts: an account id, or an account's display name (case and accents ignored).
-    public var accounts: [String]
+    package var accounts: [String]
     /// Only text the cleaner takes for a purchase (`scope: purchases`), not a transfer, salary, fee, interest or cash
     /// text. The shipped rules are so (a shop's name in a payroll credit is not that shop); a rule of yours applies to
     /// any text unless it says so.
-    public var purchasesOnly = false
+    package var purchasesOnly = false
 
-    public init(name: String, merchantCategoryCode: MerchantCategoryCode? = nil, transactionType: TransactionType? = nil,
+    package init(name: String, merchantCategoryCode: MerchantCategoryCode? = nil, transactionType: TransactionType? = nil,
                 contains: [String] = [], prefixes: [String] = [], field: Field = .any, id: String? = nil,
                 minimumAmount: Decimal? = nil, maximumAmount: Decimal? = nil, direction: CreditDebitIndicator? = nil,
                 accounts: [String] = []) {
@@ -76,15 +76,15 @@ public struct MerchantRule: Hashable, Sendable {
     }
 
     /// Whether the rule looks at more than the text.
-    public var hasConditions: Bool {
+    package var hasConditions: Bool {
         minimumAmount != nil || maximumAmount != nil || direction != nil || !accounts.isEmpty
     }
 
     /// Whether the rule has words to look for.
-    public var hasPatterns: Bool { !contains.isEmpty || !prefixes.isEmpty }
+    package var hasPatterns: Bool { !contains.isEmpty || !prefixes.isEmpty }
 
     /// Whether an amount and direction meet the rule's `amount` and `direction` (its accounts are checked apart).
-    public func accepts(amount: Decimal, indicator: CreditDebitIndicator) -> Bool {
+    package func accepts(amount: Decimal, indicator: CreditDebitIndicator) -> Bool {
         if let direction, direction != indicator { return false }
         if let minimumAmount, amount < minimumAmount { return false }
         if let maximumAmount, amount > maximumAmount { return false }
@@ -95,7 +95,7 @@ public struct MerchantRule: Hashable, Sendable {
     /// apostrophes dropped.
     ///
     /// For example, `MerchantRule.id(forName: "Trader Joe's")` is `trader-joes`.
-    public static func id(forName name: String) -> String {
+    package static func id(forName name: String) -> String {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
         var result = ""
         var pendingDash = false

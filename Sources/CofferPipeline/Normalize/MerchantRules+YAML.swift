@@ -7,7 +7,7 @@ extension MerchantRules {
     ///
     /// For example, `try MerchantRules.load(defaults: "config/merchants.yaml", user: nil)`.
     /// Throws `CofferError(.badConfiguration)` naming the file, the line and the rule for a mistake in either.
-    public static func load(defaults: String, user: String?) throws -> MerchantRules {
+    package static func load(defaults: String, user: String?) throws -> MerchantRules {
         let base = try parse(yaml: ConfigYAML.read(defaults), file: defaults)
         let own = try user.map { try parse(yaml: ConfigYAML.read($0), file: $0) } ?? []
         return MerchantRules(defaults: base, overrides: own)
@@ -16,7 +16,7 @@ extension MerchantRules {
     /// The rules of one `merchants.yaml` text (see the comment at the top of `config/merchants.yaml`).
     ///
     /// Rules are numbered from 1 in messages: `rule 3 (Starbucks): 'mcc' must be ...`.
-    public static func parse(yaml text: String, file: String) throws -> [MerchantRule] {
+    package static func parse(yaml text: String, file: String) throws -> [MerchantRule] {
         let root = try ConfigYAML.root(of: text, file: file)
         guard case .mapping(let top) = root else {
             throw ConfigYAML.error("expected a mapping with a 'merchants' list at the top", at: root, file: file)

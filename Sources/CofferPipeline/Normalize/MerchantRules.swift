@@ -3,14 +3,14 @@ import Foundation
 
 /// What a merchant rule's conditions are checked against besides the text: the transaction's amount and direction,
 /// and which rules its account meets (`MerchantRules.accountMatches(id:names:)`, worked out once per statement).
-public struct MerchantRuleContext: Sendable {
-    public var amount: Decimal
-    public var indicator: CreditDebitIndicator
+package struct MerchantRuleContext: Sendable {
+    package var amount: Decimal
+    package var indicator: CreditDebitIndicator
     /// Per rule, by its index in `MerchantRules.rules`: whether the account meets the rule's `account`. Empty when the
     /// account is not known: then no rule with an `account` applies.
-    public var accountMatches: [Bool]
+    package var accountMatches: [Bool]
 
-    public init(amount: Decimal, indicator: CreditDebitIndicator, accountMatches: [Bool] = []) {
+    package init(amount: Decimal, indicator: CreditDebitIndicator, accountMatches: [Bool] = []) {
         self.amount = amount
         self.indicator = indicator
         self.accountMatches = accountMatches
@@ -31,9 +31,9 @@ public struct MerchantRuleContext: Sendable {
 /// are. When several patterns match, the longest wins (`whole foods market` beats `whole foods`); between equal
 /// lengths, the rule listed first. A pattern of a rule with conditions (amount, direction, account) counts only
 /// when the transaction meets them, so another rule's shorter pattern can win instead.
-public struct MerchantRules: Sendable {
+package struct MerchantRules: Sendable {
     /// The rules in priority order.
-    public let rules: [MerchantRule]
+    package let rules: [MerchantRule]
     private let automaton: PhraseAutomaton
     /// Per phrase: its length in symbols and its first candidate. A phrase several rules share (`rent` in two rules
     /// for different amounts) is one phrase of the automaton with a chain of candidates, in rule order.
@@ -51,15 +51,15 @@ public struct MerchantRules: Sendable {
     private let anyForAllText: Bool
     /// Whether some rule looks at the amount, direction or account: when none does, the normalizer makes no
     /// `MerchantRuleContext` (no amount to copy per row).
-    public let needsContext: Bool
+    package let needsContext: Bool
     /// Rules with conditions and no pattern, in priority order: tried when no pattern matched.
     private let textless: [Int]
 
     /// No rules: `match` always returns nil.
-    public static let empty = MerchantRules([])
+    package static let empty = MerchantRules([])
 
     /// Compiles `rules`; earlier rules win ties.
-    public init(_ rules: [MerchantRule]) {
+    package init(_ rules: [MerchantRule]) {
         var phrases: [[UInt8]] = []
         var phraseIndex: [[UInt8]: Int] = [:]
         var phraseFirst: [Int32] = []
@@ -103,7 +103,7 @@ public struct MerchantRules: Sendable {
     }
 
     /// The user's rules before the defaults: a user rule with a default's id (or name, ignoring case) replaces it.
-    public init(defaults: [MerchantRule], overrides: [MerchantRule]) {
+    package init(defaults: [MerchantRule], overrides: [MerchantRule]) {
         let replaced = Set(overrides.map { $0.name.lowercased() })
         let replacedIDs = Set(overrides.map(\.id))
         self.init(overrides + defaults.filter { !replaced.contains($0.name.lowercased()) && !replacedIDs.contains($0.id) })
@@ -111,12 +111,12 @@ public struct MerchantRules: Sendable {
 
     /// The rule that names the merchant of this text, or nil. Without a context, rules with conditions never apply;
     /// `isPurchase` false (a transfer, salary, fee text) passes over the rules with `scope: purchases`.
-    public func match(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> MerchantRule? {
+    package func match(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> MerchantRule? {
         matchIndex(raw: raw, cleaned: cleaned, context: context, isPurchase: isPurchase).map { rules[$0] }
     }
 
     /// The index in `rules` of the rule that names the merchant of this text, or nil.
-    public func matchIndex(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> Int? {
+    package func matchIndex(raw: String, cleaned: String, context: MerchantRuleContext? = nil, isPurchase: Bool = true) -> Int? {
         guard isPurchase || anyForAllText else { return nil }
         if let index = best(in: cleaned, skipping: .raw, context: context, isPurchase: isPurchase) { return index }
         if let index = best(in: raw, skipping: .cleaned, context: context, isPurchase: isPurchase) { return index }
@@ -128,7 +128,7 @@ public struct MerchantRules: Sendable {
 
     /// Every rule one of whose patterns this text has (in the text the rule looks at), whatever its conditions and
     /// whichever would win: what `MerchantRuleUsage` counts as a rule's text matching.
-    public func rulesMentioned(raw: String, cleaned: String) -> Set<Int> {
+    package func rulesMentioned(raw: String, cleaned: String) -> Set<Int> {
         var found = Set<Int>()
         for (text, skipping) in [(cleaned, MerchantRule.Field.raw), (raw, .cleaned)] {
             var visitor = Every(skipping: skipping, phraseFirst: phraseFirst, candidateRule: candidateRule,
@@ -158,7 +158,7 @@ public struct MerchantRules: Sendable {
 
     /// Per rule: whether an account with this id and these names (display name, description) meets its `account`.
     /// A rule without `account` is met by every account.
-    public func accountMatches(id: UUID, names: [String]) -> [Bool] {
+    package func accountMatches(id: UUID, names: [String]) -> [Bool] {
         let idText = id.uuidString.lowercased()
         let folded = Set(names.map(Self.foldedName).filter { !$0.isEmpty })
         return rules.map { rule in

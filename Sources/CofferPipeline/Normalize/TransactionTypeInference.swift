@@ -16,8 +16,8 @@ import Foundation
 /// `TransactionTypeKeywords`, first listed wins: `ATM FEE` is a fee); then a debit at a merchant the feed gave an
 /// MCC for or a merchant rule named (`hasMerchant`) is a point-of-sale purchase. Anything else is `.unknown`,
 /// which is honest.
-public enum TransactionTypeInference {
-    public static func infer(rawText: String, typeCode: String?, indicator: CreditDebitIndicator, hasMerchant: Bool,
+package enum TransactionTypeInference {
+    package static func infer(rawText: String, typeCode: String?, indicator: CreditDebitIndicator, hasMerchant: Bool,
                              mcc: MerchantCategoryCode?) -> TransactionType {
         if let typeCode, let type = type(forCode: typeCode, indicator: indicator) { return type }
         if let type = TransactionTypeKeywords.type(in: rawText, indicator: indicator) { return type }
@@ -26,7 +26,7 @@ public enum TransactionTypeInference {
     }
 
     /// The type a feed's own code names, or nil for a generic or unknown code.
-    public static func type(forCode code: String, indicator: CreditDebitIndicator) -> TransactionType? {
+    package static func type(forCode code: String, indicator: CreditDebitIndicator) -> TransactionType? {
         var normalized = code.uppercased()
         // Foundation's trimming and replacing cost more than the look-up; most codes need neither.
         if normalized.utf8.contains(UInt8(ascii: " ")) {

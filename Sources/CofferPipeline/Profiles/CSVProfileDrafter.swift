@@ -3,17 +3,17 @@ import CofferModel
 import Foundation
 
 /// A CSV profile drafted from one export: the YAML to save under `config/profiles/`, and what to check in it.
-public struct CSVProfileDraft: Sendable {
+package struct CSVProfileDraft: Sendable {
     /// The drafted profile's id (from the file name).
-    public let id: String
+    package let id: String
     /// The profile as YAML, with a comment beside each decision; guesses say `GUESS`.
-    public let yaml: String
+    package let yaml: String
     /// What the drafter could not decide for sure, or found wrong when it read the file back: sentences to check.
-    public let notes: [String]
+    package let notes: [String]
     /// The data rows the draft reads (preamble, header and footer not counted).
-    public let dataRows: Int
+    package let dataRows: Int
     /// Whether the drafted profile loaded and read the file back row for row as drafted.
-    public let verified: Bool
+    package let verified: Bool
 }
 
 /// Drafts a CSV profile from an export for which Coffer has none.
@@ -30,9 +30,9 @@ public struct CSVProfileDraft: Sendable {
 /// (`DraftRoles`) and the account (`DraftAccount`). Then it loads the YAML with the profile loader and parses
 /// the file with it; a difference from what it drafted becomes a note. Throws `.badInput` saying what it could
 /// not decide (no column of dates, no amounts, no text).
-public enum CSVProfileDrafter {
+package enum CSVProfileDrafter {
     /// `id` names the profile (letters, digits, `-`, `_`, `.`); without one it comes from the file name.
-    public static func draft(bytes: [UInt8], fileName: String, id: String? = nil) throws -> CSVProfileDraft {
+    package static func draft(bytes: [UInt8], fileName: String, id: String? = nil) throws -> CSVProfileDraft {
         let name = (fileName as NSString).lastPathComponent
         if let id, !isValidID(id) {
             throw CofferError(.usage, "'\(id)' cannot be a profile id: use letters, digits, '-', '_' or '.'")
@@ -164,7 +164,7 @@ public enum CSVProfileDrafter {
     }
 
     /// Whether `id` is what the profile loader accepts as an id.
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 }

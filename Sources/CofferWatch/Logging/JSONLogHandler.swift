@@ -9,23 +9,23 @@ import Logging
 /// // {"timestamp":"2026-03-02T08:15:00.120Z","level":"info","label":"coffer.watch","message":"imported","file":"…","inserted":"12"}
 /// ```
 /// Metadata keys become top-level fields (a key named like a fixed field is prefixed with `meta.`).
-public struct JSONLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level = .info
-    public let label: String
+package struct JSONLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
+    package let label: String
     private let output: @Sendable (Data) -> Void
 
-    public init(label: String, output: @escaping @Sendable (Data) -> Void = JSONLogHandler.standardError) {
+    package init(label: String, output: @escaping @Sendable (Data) -> Void = JSONLogHandler.standardError) {
         self.label = label
         self.output = output
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields: [String: Any] = [:]
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged {
@@ -42,7 +42,7 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// Writes a line to standard error in one `write(2)`, so lines of concurrent loggers do not interleave.
-    public static let standardError: @Sendable (Data) -> Void = { data in
+    package static let standardError: @Sendable (Data) -> Void = { data in
         data.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
     }
 
