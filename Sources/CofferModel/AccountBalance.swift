@@ -3,10 +3,14 @@ import Foundation
 /// A balance of an account as the institution reported it at some moment. Coffer keeps every balance it
 /// ingests, so the history of an account's balance can be charted.
 public struct AccountBalance: Identifiable, Codable, Equatable, Sendable {
+    /// The balance's stable identifier.
     public let id: UUID
+    /// The account the balance belongs to.
     public let accountID: UUID
+    /// The available balance, the booked balance, or both.
     public let currentBalance: CurrentBalance
 
+    /// Creates a balance value.
     public init(id: UUID, accountID: UUID, currentBalance: CurrentBalance) {
         self.id = id
         self.accountID = accountID
@@ -43,6 +47,7 @@ public enum CurrentBalance: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case available, booked }
 
+    /// Encodes whichever sides are known.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -54,6 +59,7 @@ public enum CurrentBalance: Codable, Hashable, Sendable {
         }
     }
 
+    /// Decodes what `encode(to:)` wrote; at least one side must be there.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let available = try c.decodeIfPresent(Balance.self, forKey: .available)
@@ -77,11 +83,14 @@ public enum CurrentBalance: Codable, Hashable, Sendable {
 
 /// One balance figure: positive amount, when the institution computed it, and which side it is on.
 public struct Balance: Codable, Hashable, Sendable {
+    /// The balance as a positive amount; `creditDebitIndicator` says which side it is on.
     public let amount: CurrencyAmount
     /// When the institution calculated the balance.
     public let asOfDate: Date
+    /// `.credit` when the account holds money (or, for a liability, is overpaid); `.debit` when it owes.
     public let creditDebitIndicator: CreditDebitIndicator
 
+    /// Creates a balance from a positive amount and its side.
     public init(amount: CurrencyAmount, asOfDate: Date, creditDebitIndicator: CreditDebitIndicator) {
         self.amount = amount
         self.asOfDate = asOfDate

@@ -3,6 +3,7 @@
 /// FinanceKit's enums are `Int16`-backed; Coffer keeps those raw values for the store and uses names in JSON
 /// so output reads like FinanceKit code.
 public protocol CaseNameCodable: Codable, RawRepresentable, CaseIterable, Hashable where RawValue == Int16 {
+    /// Each case's name as written in Swift.
     static var caseNames: [Self: String] { get }
 }
 
@@ -17,11 +18,13 @@ extension CaseNameCodable {
         self = hit.key
     }
 
+    /// Encodes the case name.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)
     }
 
+    /// Decodes a case name (any letter case) or a raw value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {

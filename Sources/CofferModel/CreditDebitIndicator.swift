@@ -9,6 +9,7 @@ public enum CreditDebitIndicator: Int16, CaseIterable, Hashable, Sendable, CaseN
     case credit = 0
     case debit = 1
 
+    /// Each case's name as written in Swift, for JSON and the command line.
     public static let caseNames: [CreditDebitIndicator: String] = [.credit: "credit", .debit: "debit"]
 
     /// The other side.

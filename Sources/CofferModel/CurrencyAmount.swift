@@ -6,10 +6,12 @@ import Foundation
 /// Encodes as `{"amount": "12.30", "currencyCode": "USD"}`: the amount as exact decimal text, padded to the
 /// currency's minor units, never a binary floating-point number.
 public struct CurrencyAmount: Hashable, Sendable, Codable {
+    /// The amount, exact; positive in transactions and balances, where an indicator gives the direction.
     public let amount: Decimal
     /// ISO 4217 code, e.g. `"USD"`.
     public let currencyCode: String
 
+    /// Creates an amount in a currency.
     public init(amount: Decimal, currencyCode: String) {
         self.amount = amount
         self.currencyCode = currencyCode
@@ -37,12 +39,14 @@ public struct CurrencyAmount: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case amount, currencyCode }
 
+    /// Encodes `{"amount": "12.30", "currencyCode": "USD"}`, the amount as exact text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(amountText, forKey: .amount)
         try container.encode(currencyCode, forKey: .currencyCode)
     }
 
+    /// Decodes what `encode(to:)` wrote; the amount may be text or a JSON number.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         currencyCode = try container.decode(String.self, forKey: .currencyCode)

@@ -8,10 +8,12 @@ public struct HistoryToken: Codable, Sendable {
 
     package init(encoded: String) { self.encoded = encoded }
 
+    /// Decodes a token saved with `encode(to:)`: a single string.
     public init(from decoder: any Decoder) throws {
         encoded = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the token as a single string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(encoded)
@@ -27,11 +29,16 @@ public struct HistoryToken: Codable, Sendable {
 /// One batch of history: what was inserted, updated (full values) and deleted (IDs only) since the previous
 /// batch, and the token that resumes after it.
 public struct Changes<Model: Identifiable & Sendable>: Sendable where Model.ID: Sendable {
+    /// Records new since the previous token (from a nil token: every current record).
     public let inserted: [Model]
+    /// Records whose values changed, as they are now.
     public let updated: [Model]
+    /// Identifiers of records removed.
     public let deleted: [Model.ID]
+    /// The token that resumes after this batch: save it once the batch is applied.
     public let newToken: HistoryToken
 
+    /// Creates a batch of changes.
     public init(inserted: [Model], updated: [Model], deleted: [Model.ID], newToken: HistoryToken) {
         self.inserted = inserted
         self.updated = updated
@@ -39,5 +46,6 @@ public struct Changes<Model: Identifiable & Sendable>: Sendable where Model.ID: 
         self.newToken = newToken
     }
 
+    /// Whether the batch holds no change.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }

@@ -13,18 +13,27 @@ import Foundation
 /// is the instant 2026-04-01T04:00:00Z, on March 31.
 public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     public var id: UUID
+    /// The account the transaction belongs to.
     public var accountID: UUID
+    /// The amount, always positive, in the account's currency.
     public var transactionAmount: CurrencyAmount
+    /// The amount in the currency the purchase was made in, when that differs from the account's.
     public var foreignCurrencyAmount: CurrencyAmount?
+    /// The rate the institution converted `foreignCurrencyAmount` at.
     public var foreignCurrencyExchangeRate: Decimal?
+    /// Which way the money went: `.credit` into the account, `.debit` out of it.
     public var creditDebitIndicator: CreditDebitIndicator
     /// Display text: cleaned merchant or payee.
     public var transactionDescription: String
     /// The text exactly as the institution sent it (may be empty).
     public var originalTransactionDescription: String
+    /// The ISO 18245 merchant category code, from the statement or a merchant rule.
     public var merchantCategoryCode: MerchantCategoryCode?
+    /// The merchant's name alone (no store number or city), when a statement or a merchant rule gives it.
     public var merchantName: String?
+    /// What kind of transaction it is, as the statement says or Coffer infers from its text.
     public var transactionType: TransactionType
+    /// Whether it is pending, booked, authorized, memo or rejected.
     public var status: TransactionStatus
     /// When the transaction took place.
     public var transactionDate: Date
@@ -45,6 +54,7 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     /// them midnight UTC still means a day.
     public var isDateOnly: Bool { timeZoneOffset == nil && CalendarDay.isMidnightUTC(transactionDate) }
 
+    /// Creates a transaction value; imports create stored ones, so programs need this mostly in tests.
     public init(
         id: UUID, accountID: UUID, transactionAmount: CurrencyAmount,
         foreignCurrencyAmount: CurrencyAmount? = nil, foreignCurrencyExchangeRate: Decimal? = nil,
@@ -87,6 +97,7 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     /// CLI's JSON does, so the day printed is the bank's own.
     public static let localDateText = CodingUserInfoKey(rawValue: "coffer.localDateText")!
 
+    /// Encodes FinanceKit's property names; enums as case names, amounts as exact text.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -111,6 +122,7 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
         try c.encodeIfPresent(timeZoneOffset, forKey: .timeZoneOffset)
     }
 
+    /// Decodes what `encode(to:)` wrote.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(UUID.self, forKey: .id)

@@ -6,6 +6,7 @@ public enum TransactionStatus: Int16, CaseIterable, Hashable, Sendable, CaseName
     case pending = 3
     case rejected = 4
 
+    /// Each case's name as written in Swift, for JSON and the command line.
     public static let caseNames: [TransactionStatus: String] = [
         .authorized: "authorized", .booked: "booked", .memo: "memo", .pending: "pending", .rejected: "rejected",
     ]

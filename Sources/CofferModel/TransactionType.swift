@@ -22,6 +22,7 @@ public enum TransactionType: Int16, CaseIterable, Hashable, Sendable, CaseNameCo
     /// An automatic or recurring withdrawal of funds by another party.
     case withdrawal = 16
 
+    /// Each case's name as written in Swift, for JSON and the command line.
     public static let caseNames: [TransactionType: String] = [
         .adjustment: "adjustment", .atm: "atm", .billPayment: "billPayment", .check: "check",
         .deposit: "deposit", .directDebit: "directDebit", .directDeposit: "directDeposit",

@@ -13,6 +13,7 @@ import Foundation
 /// let one = try CofferConfiguration.load(directory: "config")          // one folder alone
 /// ```
 public struct CofferConfiguration: Sendable {
+    /// The folder it was loaded from, when one folder alone (`load(directory:)`); nil for layers.
     public var directory: String?
     package var profiles: CSVProfileSet
     package var normalizer: DescriptionNormalizer

@@ -19,11 +19,13 @@ public struct ConfigurationLayer: Sendable {
         public var name: String
         /// Where it came from, as messages and `coffer config show` name it: a path, or `built-in:merchants.yaml`.
         public var source: String
+        /// The file's contents.
         public var text: String
     }
 
     /// `built-in`, or the folder's path.
     public var name: String
+    /// The layer's configuration files, in the order they are read.
     public var files: [File]
 
     /// The configuration shipped with Coffer (the repository's `config/` folder), compiled into the binary.

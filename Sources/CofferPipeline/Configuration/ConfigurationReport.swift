@@ -14,6 +14,7 @@ public struct ConfigurationReport: Sendable, Hashable, Codable {
     /// What a person should know: a `disable` entry that names nothing, for one.
     public var warnings: [String] = []
 
+    /// Creates a report; `CofferConfiguration.load(layers:)` fills one.
     public init(layers: [String] = [], items: [ConfigurationItem] = [], warnings: [String] = []) {
         self.layers = layers
         self.items = items
@@ -29,10 +30,12 @@ public struct ConfigurationReport: Sendable, Hashable, Codable {
 
 /// One profile, merchant rule, category word, institution or account alias, and the file it came from.
 public struct ConfigurationItem: Sendable, Hashable, Codable {
+    /// What kind of item: a CSV profile, a merchant rule, a category word, an institution or an account alias.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case profile, rule, category, institution, account
     }
 
+    /// What kind of item it is.
     public var kind: Kind
     /// A profile's or institution's id, a rule's id, a category's key, an account alias's account id.
     public var id: String
@@ -46,6 +49,7 @@ public struct ConfigurationItem: Sendable, Hashable, Codable {
     /// The `disable.yaml` that turned it off; nil when it is in effect.
     public var disabledBy: String?
 
+    /// Creates an item's entry.
     public init(kind: Kind, id: String, detail: String, source: String, overrides: [String] = [], disabledBy: String? = nil) {
         self.kind = kind
         self.id = id
