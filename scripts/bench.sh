@@ -72,6 +72,7 @@ fi
 BIN=${BENCH_BIN:-$(swift build -c release --show-bin-path)}
 COFFER=$BIN/coffer
 cc -O2 -o "$OUT/sqlite_floor" scripts/bench/sqlite_floor.c -lsqlite3
+cc -O2 -o "$OUT/sqlite_min_floor" scripts/bench/sqlite_min_floor.c -lsqlite3
 fig machine.swift "$(swift --version 2>&1 | head -1)"
 fig machine.sqlite "$(sqlite3 --version 2> /dev/null | cut -d' ' -f1 || echo '?')"
 
@@ -146,6 +147,8 @@ part import && for n in "${SIZES[@]}"; do
     done
     log "SQLite floor $n"
     median_of "floor.$n" "$runs" "$OUT/sqlite_floor" "$OUT/stores/floor-$n.sqlite" "$n" 300
+    log "minimal SQLite floor $n"
+    median_of "minfloor.$n" "$runs" "$OUT/sqlite_min_floor" "$OUT/stores/minfloor-$n.sqlite" "$n"
 done
 fig load.after_import "$(load)"
 

@@ -43,7 +43,7 @@ static void remove_store(const char *path) {
 }
 
 /* The 16-byte account id every row belongs to. */
-static void account_id(unsigned char account[16]) {
+static inline void account_id(unsigned char account[16]) {
     for (int i = 0; i < 16; i++) account[i] = (unsigned char)(mix(1000 + i) & 0xff);
 }
 
