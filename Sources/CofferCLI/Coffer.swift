@@ -90,17 +90,20 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// Prints a one-line error and exits non-zero; every command's errors go through here.
+/// Prints a one-line error and exits non-zero; every command's errors go through here. The exit status is the
+/// code's (`CofferError.Code.exitCode`: 64 for usage, else 1); a FinanceKit error or anything else is 1.
 func fail(_ error: any Error) -> ExitCode {
     let message: String
+    var status: Int32 = 1
     switch error {
-    case let error as CofferError: message = error.description
+    case let error as CofferError:
+        message = error.description
+        status = error.code.exitCode
     case let error as FinanceError: message = error.errorDescription ?? "\(error)"
     default: message = "\(error)"
     }
     FileHandle.standardError.write(Data(("coffer: " + message + "\n").utf8))
-    if let error = error as? CofferError, error.code == .usage { return ExitCode(64) }
-    return ExitCode(1)
+    return ExitCode(status)
 }
 
 /// Runs `body`, turning Coffer's errors into a one-line message and an exit code.

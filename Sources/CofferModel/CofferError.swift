@@ -1,7 +1,9 @@
 /// Coffer's own errors: what went wrong, where, and what was expected.
 ///
 /// Errors are structs with static codes (so a new code breaks no caller). The message is a whole sentence a
-/// person can act on; `location` names the statement file and the line, column or element.
+/// person can act on; `location` names the statement file and the line, column or element; `underlying` keeps
+/// the cause (a SQLite or file-system error). Decisions (retry, exit codes, the watch service's folders) read
+/// `code` and its properties (`CofferError.Code`), never the message.
 ///
 /// For example:
 /// ```swift
@@ -10,37 +12,10 @@
 /// // chase.csv:12:1: expected a date like 2026-03-14, found '14/13/2026'
 /// ```
 public struct CofferError: Error, CustomStringConvertible, Sendable {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// A statement file whose contents are not what its format promises.
-        public static let badInput = Code("bad-input")
-        /// No parser or profile recognises the file.
-        public static let unknownFormat = Code("unknown-format")
-        /// A configuration file (profile, rules) with a mistake in it.
-        public static let badConfiguration = Code("bad-configuration")
-        /// The store path is not a usable Coffer store.
-        public static let notAStore = Code("not-a-store")
-        /// The store was written by a newer Coffer.
-        public static let storeTooNew = Code("store-too-new")
-        /// The store cannot be written (read-only file or folder).
-        public static let storeReadOnly = Code("store-read-only")
-        /// Reading or writing a file failed.
-        public static let io = Code("io")
-        /// The institution reported an error inside the statement.
-        public static let institutionError = Code("institution-error")
-        /// Wrong use of the API or the command line.
-        public static let usage = Code("usage")
-        /// A statement's account could be more than one stored account; nothing was written (name one with
-        /// `coffer import --account ID`).
-        public static let ambiguousAccount = Code("ambiguous-account")
-    }
-
     public let code: Code
     public let message: String
     public let location: SourceLocation?
+    /// The error this one classifies or wraps, if any (GRDB's `DatabaseError`, a POSIX or Foundation error).
     public let underlying: (any Error & Sendable)?
 
     public init(_ code: Code, _ message: String, location: SourceLocation? = nil, underlying: (any Error & Sendable)? = nil) {

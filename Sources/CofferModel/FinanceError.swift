@@ -1,3 +1,5 @@
+import Foundation
+
 /// The kinds of data a store holds, as FinanceKit names them.
 public enum FinanceDataType: Hashable, Sendable {
     case financialData
@@ -9,12 +11,19 @@ public enum FinanceDataType: Hashable, Sendable {
 /// Coffer throws `historyTokenInvalid` for a token from another store, a tampered or garbled token, or one
 /// older than the compaction horizon; the client restarts from `nil` and loses nothing. `dataRestricted` means
 /// the store cannot be read right now (locked, being migrated, permissions): transient.
-public enum FinanceError: Error, Equatable, Hashable, Sendable {
+///
+/// Like FinanceKit's, it bridges to `NSError` in the domain `FinanceKit.FinanceError` with FinanceKit's codes
+/// (`dataRestricted` 0, `unknown` 1, `historyTokenInvalid` 2); `dataRestricted`'s user info names the data type
+/// under `FinanceStoreDataType`.
+public enum FinanceError: Error, Equatable, Hashable, Sendable, LocalizedError, CustomNSError {
     case dataRestricted(FinanceDataType)
     case historyTokenInvalid
     case unknown
 
     public static let errorDomain = "FinanceKit.FinanceError"
+
+    /// The user-info key of `dataRestricted`'s data type (`financialData` or `orders`).
+    public static let dataTypeKey = "FinanceStoreDataType"
 
     public var errorCode: Int {
         switch self {
@@ -32,5 +41,34 @@ public enum FinanceError: Error, Equatable, Hashable, Sendable {
         }
     }
 
-    public var failureReason: String? { errorDescription }
+    public var failureReason: String? {
+        switch self {
+        case .dataRestricted: "The store is locked by another process, being upgraded, or not readable with these permissions."
+        case .historyTokenInvalid: "The token comes from another store, was altered, or is older than the store's compaction horizon."
+        case .unknown: "An unknown error occurred."
+        }
+    }
+
+    public var recoverySuggestion: String? {
+        switch self {
+        case .dataRestricted: "Try again shortly."
+        case .historyTokenInvalid: "Read the history again from the start (since: nil)."
+        case .unknown: nil
+        }
+    }
+
+    /// The description, failure reason and recovery suggestion under Foundation's keys, and the data type.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [:]
+        if let errorDescription { info[NSLocalizedDescriptionKey] = errorDescription }
+        if let failureReason { info[NSLocalizedFailureReasonErrorKey] = failureReason }
+        if let recoverySuggestion { info[NSLocalizedRecoverySuggestionErrorKey] = recoverySuggestion }
+        if case .dataRestricted(let type) = self {
+            info[Self.dataTypeKey] = switch type {
+            case .financialData: "financialData"
+            case .orders: "orders"
+            }
+        }
+        return info
+    }
 }

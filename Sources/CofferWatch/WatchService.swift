@@ -136,18 +136,28 @@ public struct WatchService: Service {
                 metadata["movedTo"] = "\(try FileMover.move(path, into: FileMover.datedFolder(configuration.processed, clock.now())))"
                 logger.notice("already imported (byte-identical file); moved to processed", metadata: metadata.merging(tally.metadata) { a, _ in a })
             case .failed:
-                let line = report.error?.description ?? "\(path): import failed"
+                let error = report.error ?? CofferError(.internal, "import failed", location: SourceLocation(file: path))
+                let line = error.description
                 metadata["error"] = "\(line)"
-                if isStoreTrouble(report.error) {
+                metadata["code"] = "\(error.code)"
+                switch FailedFileAction(error.code) {
+                case .retry:
+                    tally.retrying += 1
+                    logger.warning("transient failure; the file stays in the inbox and is retried", metadata: metadata)
+                    return "a transient failure (\(line)); retried at the next scan"
+                case .keep:
                     tally.retrying += 1
                     logger.error("store unavailable; the file stays in the inbox and is retried", metadata: metadata)
                     return "the store was unavailable (\(line)); retried at the next run"
+                case .skip:
+                    logger.notice("the file vanished before it was imported", metadata: metadata)
+                case .quarantine:
+                    tally.failed += 1
+                    let moved = try FileMover.move(path, into: configuration.failed)
+                    try Data(("coffer: " + line + "\n").utf8).write(to: URL(fileURLWithPath: moved + ".error.txt"), options: .withoutOverwriting)
+                    metadata["movedTo"] = "\(moved)"
+                    logger.error("import failed; moved to failed", metadata: metadata.merging(tally.metadata) { a, _ in a })
                 }
-                tally.failed += 1
-                let moved = try FileMover.move(path, into: configuration.failed)
-                try Data(("coffer: " + line + "\n").utf8).write(to: URL(fileURLWithPath: moved + ".error.txt"), options: .withoutOverwriting)
-                metadata["movedTo"] = "\(moved)"
-                logger.error("import failed; moved to failed", metadata: metadata.merging(tally.metadata) { a, _ in a })
             }
         } catch {
             metadata["error"] = "\(error)"
@@ -155,14 +165,6 @@ public struct WatchService: Service {
             return "it could not be moved out of the inbox: \(error)"
         }
         return nil
-    }
-
-    /// Whether a failure is the store's (locked, read-only, missing) rather than the file's: such a file is
-    /// retried instead of being moved to failed/.
-    private func isStoreTrouble(_ failure: FileReport.Failure?) -> Bool {
-        guard let failure else { return false }
-        if ["not-a-store", "store-too-new", "store-read-only"].contains(failure.code) { return true }
-        return failure.code == "io" && failure.message.contains(importer.store.path)
     }
 
     /// Runs blocking work (an import, a folder scan) on its own thread, so the concurrency pool stays free for

@@ -42,7 +42,7 @@ final class CamtInputStream: InputStream {
                     chunk = next
                     position = 0
                 } catch {
-                    failure = error as? CofferError ?? CofferError(.io, "reading failed: \(error)")
+                    failure = CofferError.classifying(error)
                     return -1
                 }
                 continue

@@ -82,13 +82,16 @@ package final class ByteReader {
     init(path: String, chunkSize: Int, name: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CofferError(.io, "no such file", location: SourceLocation(file: name))
+            throw CofferError(.fileNotFound, "no such file", location: SourceLocation(file: name))
         }
         guard !isDirectory.boolValue else {
             throw CofferError(.io, "is a folder, not a statement file", location: SourceLocation(file: name))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CofferError(.io, "cannot open the file for reading (permissions?)", location: SourceLocation(file: name))
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        } catch {
+            throw CofferError.classifying(error, file: name)  // by errno: permissions, vanished, busy
         }
         self.handle = handle
         self.bytes = nil
@@ -113,7 +116,9 @@ package final class ByteReader {
             }
             return [UInt8](data)
         } catch {
-            throw CofferError(.io, "reading failed: \(error.localizedDescription)", location: SourceLocation(file: name))
+            let classified = CofferError.classifying(error, file: name)
+            throw CofferError(classified.code, "reading failed: \(error.localizedDescription)", location: SourceLocation(file: name),
+                              underlying: error)
         }
     }
 }

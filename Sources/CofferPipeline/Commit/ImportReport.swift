@@ -24,17 +24,6 @@ public struct FileReport: Sendable, Codable {
         public var status: String
     }
 
-    /// A failure: the message and where.
-    public struct Failure: Sendable, Codable, CustomStringConvertible {
-        public var message: String
-        public var code: String
-        public var file: String?
-        public var line: Int?
-        public var column: Int?
-        public var element: String?
-        public var description: String
-    }
-
     public var path: String
     public var status: Status
     public var format: String?
@@ -52,7 +41,10 @@ public struct FileReport: Sendable, Codable {
     /// balance that does not follow from the previous statement's, skipped rows, re-issued ids, a new account for
     /// another currency of a stored account number.
     public var attention: [String] = []
-    public var error: Failure?
+    /// Why the file failed: the error itself (its code decides what happens next: `code.isTransient`,
+    /// `code.concernsStore`), placed in the file, with its cause. JSON: `code`, `message`, `file`, `line`,
+    /// `column`, `element`, `description`.
+    public var error: CofferError?
     /// With `--dry-run`, the first changes (at most 1,000).
     public var changes: [Change]?
     public var seconds: Double = 0
@@ -64,24 +56,4 @@ public struct FileReport: Sendable, Codable {
 
     /// True when nothing went wrong.
     public var succeeded: Bool { status != .failed }
-}
-
-extension FileReport.Failure {
-    init(_ error: any Error, file: String) {
-        if let error = error as? CofferError {
-            let located = error.location?.file == nil ? error.located(inFile: file) : error
-            message = located.message
-            code = located.code.name
-            self.file = located.location?.file
-            line = located.location?.line
-            column = located.location?.column
-            element = located.location?.element
-            description = located.description
-        } else {
-            message = "\(error)"
-            code = "internal"
-            self.file = file
-            description = "\(file): \(error)"
-        }
-    }
 }

@@ -58,7 +58,7 @@ public struct ImportOptions: Sendable {
 /// ```
 /// Each file is one SQLite write transaction covering its changes, their change-log rows and its import-ledger
 /// entry: a file commits whole or not at all. A failure is reported, never thrown, so one bad file never stops
-/// the others.
+/// the others; the report's `error` is a `CofferError` whose code says whose fault it is and whether to retry.
 public struct Importer: Sendable {
     public let store: FinanceStore
     public let configuration: CofferConfiguration
@@ -76,6 +76,7 @@ public struct Importer: Sendable {
     public func importFile(_ path: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil) -> FileReport {
         let started = Date()
         var report = FileReport(path: path, status: .failed)
+        let stamp = FileStamp(path: path)
         do {
             let input = StatementInput.file(path)
             report.sha256 = try Self.sha256(of: input)
@@ -118,8 +119,9 @@ public struct Importer: Sendable {
             report.deleted = 0
             report.unchanged = 0
             report.changes = nil
-            report.error = FileReport.Failure(error, file: path)
-            logger.error("import failed", metadata: ["file": "\(path)", "error": "\(report.error!.description)"])
+            let failure = ImportFailure.classify(error, path: path, storePath: store.path, before: stamp)
+            report.error = failure
+            logger.error("import failed", metadata: ["file": "\(path)", "code": "\(failure.code)", "error": "\(failure.description)"])
         }
         report.seconds = Date().timeIntervalSince(started)
         return report

@@ -136,14 +136,18 @@ enum StoreFile {
         if let error = error as? CofferError { return error }
         if let db = error as? DatabaseError {
             switch db.resultCode {
-            case .SQLITE_NOTADB: return CofferError(.notAStore, "\(path) is not a SQLite database, so not a Coffer store")
-            case .SQLITE_READONLY: return CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it")
-            case .SQLITE_CANTOPEN: return CofferError(.io, "\(path) cannot be opened (a missing folder or permissions?)")
-            case .SQLITE_CORRUPT: return CofferError(.notAStore, "\(path) is damaged (SQLite reports corruption)")
-            case .SQLITE_BUSY, .SQLITE_LOCKED: return CofferError(.io, "\(path) is locked by another process; try again")
-            default: return CofferError(.io, "\(path): \(db.message ?? "\(db.resultCode)")", underlying: db)
+            // The one place SQLite's result codes become Coffer's (the cause is kept): BUSY/LOCKED are transient,
+            // FULL/IOERR/CANTOPEN are the store's trouble, anything else a bug.
+            case .SQLITE_NOTADB: return CofferError(.notAStore, "\(path) is not a SQLite database, so not a Coffer store", underlying: db)
+            case .SQLITE_READONLY: return CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it", underlying: db)
+            case .SQLITE_CANTOPEN: return CofferError(.storeIO, "\(path) cannot be opened (a missing folder or permissions?)", underlying: db)
+            case .SQLITE_CORRUPT: return CofferError(.notAStore, "\(path) is damaged (SQLite reports corruption)", underlying: db)
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return CofferError(.storeBusy, "\(path) is locked by another process; try again", underlying: db)
+            case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_PERM, .SQLITE_NOMEM, .SQLITE_NOLFS, .SQLITE_PROTOCOL:
+                return CofferError(.storeIO, "\(path): \(db.message ?? "\(db.resultCode)")", underlying: db)
+            default: return CofferError(.internal, "\(path): \(db.message ?? "\(db.resultCode)")", underlying: db)
             }
         }
-        return CofferError(.io, "\(path): \(error.localizedDescription)")
+        return CofferError(.storeIO, "\(path): \(error.localizedDescription)", underlying: error)
     }
 }
