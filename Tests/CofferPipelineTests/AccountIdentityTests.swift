@@ -167,12 +167,12 @@ import Testing
         let report = try Self.run(bench.importer, bench, "activity-2026-03.csv", Self.amexCSV())
         #expect(report.status == .failed)
         let error = try #require(report.error)
-        #expect(error.code == "ambiguous-account")
+        #expect(error.code == .ambiguousAccount)
         for card in cards {
             #expect(error.message.contains(card.id.uuidString) && error.message.contains(card.displayName), "\(error.message)")
         }
         #expect(error.message.contains("••••1004") && error.message.contains("--account ID"), "\(error.message)")
-        #expect(error.file?.hasSuffix("activity-2026-03.csv") == true && error.line != nil, "\(error.description)")
+        #expect(error.location?.file?.hasSuffix("activity-2026-03.csv") == true && error.location?.line != nil, "\(error.description)")
         // Nothing written: no transaction, no account, no ledger entry, no alias.
         #expect(try await Self.ledger(bench) == before)
         #expect(try await Self.accounts(bench).count == 2)
@@ -302,7 +302,7 @@ import Testing
             """]) { a, _ in a })
         let failed = try Self.run(wrong, other, "lakeside-03.csv", Self.amexCSV())
         #expect(failed.status == .failed)
-        #expect(failed.error?.file?.hasSuffix("accounts.yaml") == true && failed.error?.line == 5, "\(failed.error?.description ?? "")")
+        #expect(failed.error?.location?.file?.hasSuffix("accounts.yaml") == true && failed.error?.location?.line == 5, "\(failed.error?.description ?? "")")
         #expect(failed.error?.message.contains("0F8E5C43-2D7B-8A1C-9E44-5B6A7C8D9E0F") == true)
         #expect(try await Self.accounts(other).isEmpty)
     }

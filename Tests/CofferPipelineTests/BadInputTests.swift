@@ -14,7 +14,7 @@ import Testing
         let error = try #require(report.error)
         #expect(error.description.contains(name), "\(error.description)")
         #expect(error.description.lowercased().contains(text.lowercased()), "\(error.description)")
-        if let line { #expect(error.line == line, "\(error.description)") }
+        if let line { #expect(error.location?.line == line, "\(error.description)") }
         #expect(!error.description.contains("\n"))
         let after = try await bench.store.info()
         #expect(after.transactions == before.transactions && after.accounts == before.accounts)

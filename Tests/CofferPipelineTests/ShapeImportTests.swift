@@ -58,7 +58,7 @@ import Testing
             let error = try #require(report.error)
             // Located: the file and a line.
             #expect(error.description.hasPrefix(path + ":"), "\(error.description)")
-            #expect(error.line != nil, "\(error.description)")
+            #expect(error.location?.line != nil, "\(error.description)")
         }
         if !expected.pattern.isEmpty {
             #expect(messages.range(of: expected.pattern, options: [.regularExpression, .caseInsensitive]) != nil,
