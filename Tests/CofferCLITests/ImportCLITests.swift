@@ -39,6 +39,32 @@ import Testing
         #expect(try jsonArray(list.stdout).count == 4)
     }
 
+    @Test("--json names each failure's stable code and place; exit codes by code class: usage 64, the rest 1")
+    func failuresCarryTheirCode() throws {
+        let folder = try temporaryFolder()
+        try "OFXHEADER:100\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKACCTFROM><ACCTID>9</BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNAMT>twelve\n"
+            .write(toFile: folder + "/bad.ofx", atomically: true, encoding: .utf8)
+        try Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: URL(fileURLWithPath: folder + "/noise.ofx"))
+        let run = try coffer(["import", "--store", folder + "/s.sqlite", "--json", folder + "/bad.ofx", folder + "/noise.ofx"])
+        #expect(run.status == 1)
+        let files = try #require(try jsonObject(run.stdout)["files"] as? [[String: Any]])
+        let errors = files.compactMap { $0["error"] as? [String: Any] }
+        #expect(errors.count == 2)
+        #expect(errors.map { $0["code"] as? String } == ["bad-input", "unknown-format"], "\(errors)")
+        for error in errors {
+            #expect(Set(error.keys).isSubset(of: ["code", "message", "file", "line", "column", "element", "description"]), "\(error.keys)")
+            #expect((error["file"] as? String)?.hasPrefix(folder) == true && error["message"] is String && error["description"] is String)
+        }
+        #expect(errors.first?["line"] is Int, "the bad amount's line: \(errors)")
+
+        // A whole-command failure exits by its code: not a store 1, wrong use 64.
+        try "not a database".write(toFile: folder + "/text.sqlite", atomically: true, encoding: .utf8)
+        let notAStore = try coffer(["transactions", "--store", folder + "/text.sqlite"])
+        #expect(notAStore.status == 1 && notAStore.stderr.contains("not a SQLite database"), "\(notAStore.stderr)")
+        let usage = try coffer(["import", "--store", folder + "/s.sqlite", "--profile", "no-such-profile", folder + "/bad.ofx"])
+        #expect(usage.status == 64, "\(usage.stderr)")
+    }
+
     @Test func dryRunShowsChangesAndWritesNothing() throws {
         let folder = try temporaryFolder()
         let run = try coffer(["import", "--store", folder + "/s.sqlite", "--dry-run", "feeds/ofx/bank-ofx1-sgml.ofx"])
