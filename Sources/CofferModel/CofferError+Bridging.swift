@@ -6,9 +6,11 @@ extension CofferError {
     public static let codeNameKey = "CofferErrorCode"
     /// Where: `file:line:column (element)`, as `SourceLocation.description` writes it.
     public static let locationKey = "CofferSourceLocation"
-    /// The line, the column and the element path, each when known.
+    /// The line, when known (an `Int`).
     public static let lineKey = "CofferSourceLine"
+    /// The column, when known (an `Int`).
     public static let columnKey = "CofferSourceColumn"
+    /// The XML or OFX element path, when known.
     public static let elementKey = "CofferSourceElement"
 }
 

@@ -12,12 +12,16 @@
 /// // chase.csv:12:1: expected a date like 2026-03-14, found '14/13/2026'
 /// ```
 public struct CofferError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure this is; decisions read it (see `Code`).
     public let code: Code
+    /// A whole sentence saying what went wrong and what was expected, without the location.
     public let message: String
+    /// The statement or configuration file and the line, column or element, when known.
     public let location: SourceLocation?
     /// The error this one classifies or wraps, if any (GRDB's `DatabaseError`, a POSIX or Foundation error).
     public let underlying: (any Error & Sendable)?
 
+    /// An error of `code` saying `message`, at `location`, caused by `underlying`.
     public init(_ code: Code, _ message: String, location: SourceLocation? = nil, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message

@@ -51,7 +51,7 @@ import Testing
         // Once the lock is released the same file imports.
         let again = bench.importer.importFile(path)
         #expect(again.status == .imported && again.inserted == 1, "\(again.error?.description ?? "")")
-        try other.close()
+        other.close()
     }
 
     @Test("a parse failure of a file that grew or vanished while it was read is file-changing or file-not-found")

@@ -54,6 +54,6 @@ struct WatchRetryTests {
         #expect(try await store.imports().count == 1)
         #expect(try await bench.transactionCount(store) == 3)
         #expect(!FileManager.default.fileExists(atPath: bench.inbox + "/2026-01.csv"))
-        try other.close()
+        other.close()
     }
 }
