@@ -204,7 +204,7 @@ categories:
 #       names: [Lakeside Credit Union, LSCU]
 #       ofx: [{org: LSCU, fid: "55123"}]
 #
-# The entries below are package facts (OFX server settings, routing numbers, BICs) of widely used institutions.
+# The entries below are public facts (OFX server settings, routing numbers, BICs) of widely used institutions.
 version: 1
 institutions:
   # United States
