@@ -45,12 +45,16 @@ public struct CofferError: Error, CustomStringConvertible, Sendable {
 
 /// A place in a statement file: the file, and a line and column or an element path.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible, Codable {
+    /// The file, as given to the import.
     public var file: String?
+    /// The line, counting from 1.
     public var line: Int?
+    /// The column on that line, counting from 1.
     public var column: Int?
     /// An XML or OFX element path such as `Document/BkToCstmrStmt/Stmt[1]/Ntry[3]/Amt`.
     public var element: String?
 
+    /// A place; give what is known.
     public init(file: String? = nil, line: Int? = nil, column: Int? = nil, element: String? = nil) {
         self.file = file
         self.line = line

@@ -34,6 +34,7 @@ public struct WatchConfiguration: Sendable {
     /// Whether to run delivery hooks at all.
     public var runsDeliveryHooks = true
 
+    /// A configuration for an inbox; `processed` and `failed` default to folders of those names inside it.
     public init(inbox: String, processed: String? = nil, failed: String? = nil) {
         let inbox = Self.absolute(inbox.count > 1 && inbox.hasSuffix("/") ? String(inbox.dropLast()) : inbox)
         self.inbox = inbox
@@ -51,14 +52,19 @@ public struct WatchConfiguration: Sendable {
 ///
 /// `now()` gives wall-clock time (delivery frequency is measured in it and stored); `sleep(for:)` paces the loop.
 public protocol WatchClock: Sendable {
+    /// The current wall-clock time.
     func now() -> Date
+    /// Waits for `duration`, or throws `CancellationError` when the task is cancelled.
     func sleep(for duration: Duration) async throws
 }
 
 /// The system's clock.
 public struct SystemWatchClock: WatchClock {
+    /// The system's clock.
     public init() {}
+    /// `Date()`.
     public func now() -> Date { Date() }
+    /// `Task.sleep(for:)`.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
 

@@ -19,9 +19,13 @@ import ServiceLifecycle
 /// order (banks name statements by date; unzipped archives keep their names) with modification time breaking
 /// ties. Graceful shutdown lets the file in hand finish (commit or roll back) and then returns.
 public struct WatchService: Service {
+    /// The importer each inbox file goes through (and its store).
     public let importer: Importer
+    /// The folders and timings.
     public let configuration: WatchConfiguration
+    /// The clock that paces rescans and settle checks (a test clock in tests).
     public let clock: any WatchClock
+    /// Runs the store's delivery hooks after imports; nil when hooks are off.
     public let delivery: DeliveryScheduler?
     let logger: Logger
 

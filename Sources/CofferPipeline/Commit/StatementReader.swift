@@ -9,22 +9,22 @@ import Foundation
 /// `coffer parse` prints them, to check a file or a CSV profile before importing, and the benchmark compares
 /// it with peer tools that only parse (ofxtools, ofxparse, `hledger print`). Without a store there is no
 /// account id: `accountID` is all zeros and `account` names the statement's account (its number masked).
-public struct StatementReader: Sendable {
-    public let configuration: CofferConfiguration
+package struct StatementReader: Sendable {
+    package let configuration: CofferConfiguration
 
-    public init(configuration: CofferConfiguration) {
+    package init(configuration: CofferConfiguration) {
         self.configuration = configuration
     }
 
-    public struct Item: Sendable {
-        public var transaction: Transaction
+    package struct Item: Sendable {
+        package var transaction: Transaction
         /// The statement's account: institution and masked number (or the profile's account name).
-        public var account: String
+        package var account: String
     }
 
     /// Calls `each` for every transaction of the file, in file order; returns the warnings the parser gave.
     @discardableResult
-    public func read(_ path: String, profileID: String? = nil, skipBadRows: Bool = false,
+    package func read(_ path: String, profileID: String? = nil, skipBadRows: Bool = false,
                      each: (Item) throws -> Void) throws -> [String] {
         let input = StatementInput.file(path)
         let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows)

@@ -4,9 +4,11 @@ import Logging
 
 /// One run of a delivery hook.
 public struct DeliveryRun: Sendable {
+    /// What was delivered: the hook, the changed types and the token.
     public var delivery: Delivery
     /// `ok`, or why it failed (`exit 3`, `timed out after 60 s`).
     public var status: String
+    /// Whether the hook finished with status `ok`.
     public var succeeded: Bool { status == "ok" }
 }
 
@@ -22,12 +24,17 @@ public struct DeliveryRun: Sendable {
 /// time, so it is retried once the interval has passed again, from the same token. Time is whatever `now` the
 /// caller passes: the service passes its clock's, tests pass their own.
 public struct DeliveryScheduler: Sendable {
+    /// The store whose changes are delivered.
     public let store: FinanceStore
+    /// The in-process receiver of the `app` hook's deliveries, if any.
     public let appExtension: (any BackgroundDeliveryExtensionProviding)?
+    /// How long a hook command may run before it is sent SIGTERM.
     public var timeLimit: Duration
+    /// How long a hook command has after SIGTERM before SIGKILL.
     public var gracePeriod: Duration
     let logger: Logger
 
+    /// A scheduler for a store's hooks; pass `appExtension` to receive the `app` hook in-process.
     public init(store: FinanceStore, appExtension: (any BackgroundDeliveryExtensionProviding)? = nil,
                 timeLimit: Duration = .seconds(60), gracePeriod: Duration = .seconds(5),
                 logger: Logger = Logger(label: "coffer.delivery")) {
