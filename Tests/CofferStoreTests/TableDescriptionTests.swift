@@ -29,19 +29,45 @@ import Testing
         #expect(TxnColumn.allCases.map(\.rawValue) == Array(0..<CInt(TxnColumn.allCases.count)), "cases are column indexes")
     }
 
-    @Test(arguments: [
-        (AccountRecord.databaseTableName, AccountRecord.CodingKeys.allCases.map(\.stringValue)),
-        (BalanceRecord.databaseTableName, BalanceRecord.CodingKeys.allCases.map(\.stringValue)),
-        (DeliveryHookRecord.databaseTableName, DeliveryHookRecord.CodingKeys.allCases.map(\.stringValue)),
-        (StatementPeriodRecord.databaseTableName, StatementPeriodRecord.CodingKeys.allCases.map(\.stringValue)),
-        (AccountAliasRecord.databaseTableName, AccountAliasRecord.CodingKeys.allCases.map(\.stringValue)),
-        (LedgerRecord.databaseTableName, LedgerRecord.CodingKeys.allCases.map(\.stringValue)),
-    ])
-    func everyRecordNamesEveryColumnOfItsTable(table: String, keys: [String]) async throws {
+    /// Each GRDB record's table, and how to decode one from a row.
+    static let records: [(table: String, keys: [String], decode: @Sendable (Row) throws -> Void)] = [
+        (AccountRecord.databaseTableName, AccountRecord.CodingKeys.allCases.map(\.stringValue), { _ = try AccountRecord(row: $0) }),
+        (BalanceRecord.databaseTableName, BalanceRecord.CodingKeys.allCases.map(\.stringValue), { _ = try BalanceRecord(row: $0) }),
+        (DeliveryHookRecord.databaseTableName, DeliveryHookRecord.CodingKeys.allCases.map(\.stringValue),
+         { _ = try DeliveryHookRecord(row: $0) }),
+        (StatementPeriodRecord.databaseTableName, StatementPeriodRecord.CodingKeys.allCases.map(\.stringValue),
+         { _ = try StatementPeriodRecord(row: $0) }),
+        (AccountAliasRecord.databaseTableName, AccountAliasRecord.CodingKeys.allCases.map(\.stringValue),
+         { _ = try AccountAliasRecord(row: $0) }),
+        (LedgerRecord.databaseTableName, LedgerRecord.CodingKeys.allCases.map(\.stringValue), { _ = try LedgerRecord(row: $0) }),
+    ]
+
+    /// Every record names every column of its table, and its optional properties are its nullable columns: a row with
+    /// every nullable column NULL decodes, and one with a NOT NULL column NULL does not.
+    @Test func everyRecordDescribesItsTable() async throws {
         let (store, _) = try makeStore()
-        let schema = try await Self.columns(table, store)
-        #expect(Set(keys) == Set(schema.keys), "\(table): the record's columns and the table's differ")
-        #expect(keys.count == Set(keys).count)
+        for record in Self.records {
+            let schema = try await Self.columns(record.table, store)
+            #expect(Set(record.keys) == Set(schema.keys), "\(record.table): the record's columns and the table's differ")
+            #expect(record.keys.count == Set(record.keys).count)
+            func row(nulling: String?) -> Row {
+                var values: [String: (any DatabaseValueConvertible)?] = [:]
+                for (name, declared) in schema where declared.notNull && name != nulling {
+                    values[name] = switch declared.type {
+                    case "BLOB": UUID()
+                    case "TEXT": "x"
+                    default: 1
+                    }
+                }
+                return Row(values)
+            }
+            #expect(throws: Never.self, "\(record.table): a nullable column is not optional") { try record.decode(row(nulling: nil)) }
+            for (name, declared) in schema where declared.notNull {
+                #expect(throws: (any Error).self, "\(record.table).\(name) is NOT NULL: its property must not be optional") {
+                    try record.decode(row(nulling: name))
+                }
+            }
+        }
     }
 
     // MARK: Round trips

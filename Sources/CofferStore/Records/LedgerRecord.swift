@@ -16,12 +16,12 @@ struct LedgerRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var deleted = 0
     var unchanged = 0
     var importedAt: Int64
-    /// `ImportRecord.Kind`; NULL in rows written before kinds were kept (imports).
-    var kind: String?
+    /// `ImportRecord.Kind`.
+    var kind: String
     var undoneBy: Int64?
     /// The change-log sequence before its first change; NULL for imports made before undo records were kept.
     var firstSeq: Int64?
-    var warnings: Int?
+    var warnings = 0
     /// The first 20 warnings, one a line.
     var warningText: String?
 
@@ -55,9 +55,9 @@ struct LedgerRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     /// The entry as `coffer imports` shows it; `horizon` is the compaction horizon (what it says about undoing).
     func importRecord(horizon: Int64) -> ImportRecord {
-        ImportRecord(id: id ?? 0, kind: kind.flatMap(ImportRecord.Kind.init(rawValue:)) ?? .import, sha256: sha256, path: path,
+        ImportRecord(id: id ?? 0, kind: ImportRecord.Kind(rawValue: kind) ?? .import, sha256: sha256, path: path,
                      format: format, profile: profile, inserted: inserted, updated: updated, deleted: deleted,
-                     unchanged: unchanged, importedAt: Rows.date(importedAt), warningCount: warnings ?? 0,
+                     unchanged: unchanged, importedAt: Rows.date(importedAt), warningCount: warnings,
                      warnings: warningText.map { $0.components(separatedBy: "\n") } ?? [], undoneBy: undoneBy,
                      firstSeq: firstSeq, horizon: horizon)
     }
