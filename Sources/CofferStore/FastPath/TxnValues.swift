@@ -12,13 +12,15 @@ struct TxnValues {
     /// NULL in an update keeps the stored value (`TxnColumn.updateSQL`).
     var valuesAsOf: Int64?
     var source: String?
+    /// The account bound for `account_id` when not the transaction's own (`externalIDMatch` looks in this one).
+    var accountID: UUID?
 
     /// Binds `column`'s value at parameter `index`.
     @inline(__always)
     func bind(_ column: TxnColumn, to s: BoundStatement, at index: CInt) throws {
         switch column {
         case .id: try s.bind(index, transaction.id)
-        case .accountID: try s.bind(index, transaction.accountID)
+        case .accountID: try s.bind(index, accountID ?? transaction.accountID)
         case .amount: try s.bind(index, amounts.amountText)
         case .currencyCode: try s.bind(index, transaction.transactionAmount.currencyCode)
         case .foreignAmount: try s.bind(index, amounts.foreignAmountText)

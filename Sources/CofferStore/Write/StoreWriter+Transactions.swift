@@ -29,9 +29,7 @@ extension StoreWriter {
                                 amounts: EncodedAmounts) throws -> (id: UUID, unchanged: Bool)? {
         if externalIDStatement == nil { externalIDStatement = try BoundStatement(db, sql: TxnColumn.externalIDMatchSQL) }
         let s = externalIDStatement!
-        var compared = t
-        compared.accountID = accountID
-        try TxnValues(transaction: compared, amounts: amounts, keys: DedupeKeys(externalID: externalID))
+        try TxnValues(transaction: t, amounts: amounts, keys: DedupeKeys(externalID: externalID), accountID: accountID)
             .bind(TxnColumn.externalIDMatchParameters, to: s)
         return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
             guard sqlite3_column_bytes(handle, 0) == 16, let bytes = sqlite3_column_blob(handle, 0) else { return nil }
