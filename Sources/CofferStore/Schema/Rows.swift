@@ -1,6 +1,5 @@
 import CofferModel
 import Foundation
-import GRDB
 
 /// How the store keeps values: dates as milliseconds, decimals as exact text and micro-units, a transaction's
 /// folded search text, the date range of local days. The columns of each table are described once elsewhere:
@@ -49,8 +48,6 @@ enum Rows {
         let through = Int64(max(-100_000_000, min(100_000_000, throughDay)))
         return (from * 86_400_000 - offsetMargin, (through + 1) * 86_400_000 + offsetMargin)
     }
-
-    static func dv(_ value: (any DatabaseValueConvertible)?) -> DatabaseValue { value?.databaseValue ?? .null }
 
     /// Micro-units, or the nearest value toward zero when the amount has more than six decimals (the exact text
     /// stays in `amount`).
