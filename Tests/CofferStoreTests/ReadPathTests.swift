@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import Testing
 
-/// The read path decodes rows straight from SQLite statements (`StatementRows`) on kept connections; these tests
-/// hold it to the GRDB decoders (`Rows`) that the write side uses, and to the history contract.
+/// The read path decodes rows from its own SQLite statements on kept connections; these tests hold it to what the
+/// writer reads through GRDB, and to the history contract.
 @Suite struct ReadPathTests {
     /// Transactions that exercise every column: NULLs, foreign amounts, amounts past six decimals, odd texts.
     static func varied(_ account: UUID) -> [Transaction] {
@@ -33,7 +33,7 @@ import Testing
         return out
     }
 
-    @Test func statementDecodingEqualsGRDBDecodingForEveryColumn() async throws {
+    @Test func theReadPathAndTheWriterDecodeEveryColumnAlike() async throws {
         let (store, _) = try makeStore()
         let asset = try addAccount(store)
         let card = try addAccount(store, number: "99998888", kind: .liability, name: "Card")
@@ -51,29 +51,23 @@ import Testing
         }
         try insert(store, Self.varied(asset.id) + Self.varied(card.id))
 
-        func both<M: Equatable & Sendable>(_ table: String, _ columns: String, _ grdb: @escaping @Sendable (Row) throws -> M,
-                                _ fast: (ReadStatement) throws -> M) async throws -> ([M], [M]) {
-            let sql = "SELECT \(columns) FROM \(table) ORDER BY id"
-            let expected = try await store.read { db in try Row.fetchAll(db, sql: sql).map(grdb) }
-            let got = try store.readNow { connection in
-                let statement = try connection.statement(sql)
-                var out: [M] = []
-                while try statement.step() { out.append(try fast(statement)) }
-                return out
-            }
-            return (expected, got)
-        }
-        let t = try await both("txn", Rows.transactionColumns, Rows.transaction, StatementRows.transaction)
-        #expect(t.0.count == 16)
-        #expect(t.0 == t.1)
+        // The read path (queries, on kept connections) against the writer's (GRDB statements and records).
+        let t = try await store.transactions(query: TransactionQuery()).sorted { $0.id.uuidString < $1.id.uuidString }
+        let written = try store.write { w in
+            try (w.transactions(accountID: asset.id) + w.transactions(accountID: card.id)).map(\.transaction)
+        }.sorted { $0.id.uuidString < $1.id.uuidString }
+        #expect(t.count == 16)
+        #expect(t == written)
         // Equal decimals can differ in representation; the exact text must not.
-        #expect(t.0.map { ExactDecimal.text($0.transactionAmount.amount) } == t.1.map { ExactDecimal.text($0.transactionAmount.amount) })
-        #expect(t.0.map { $0.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) } }
-                == t.1.map { $0.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) } })
-        let a = try await both("account", Rows.accountColumns, Rows.account, StatementRows.account)
-        #expect(a.0.count == 2 && a.0 == a.1)
-        let b = try await both("balance", Rows.balanceColumns, Rows.balance, StatementRows.balance)
-        #expect(b.0.count == 2 && b.0 == b.1)
+        #expect(t.map { ExactDecimal.text($0.transactionAmount.amount) } == written.map { ExactDecimal.text($0.transactionAmount.amount) })
+        #expect(t.map { $0.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) } }
+                == written.map { $0.foreignCurrencyExchangeRate.map { ExactDecimal.text($0) } })
+        let a = try await store.accounts(query: AccountQuery()).sorted { $0.id.uuidString < $1.id.uuidString }
+        let writtenAccounts = try store.write { w in try [asset.id, card.id].compactMap { try w.account(id: $0) } }.sorted { $0.id.uuidString < $1.id.uuidString }
+        #expect(a.count == 2 && a == writtenAccounts)
+        let b = try await store.accountBalances(query: AccountBalanceQuery()).sorted { $0.id.uuidString < $1.id.uuidString }
+        let writtenBalances = try await store.read { db in try BalanceRecord.fetchAll(db).map { try $0.balance() } }.sorted { $0.id.uuidString < $1.id.uuidString }
+        #expect(b.count == 2 && b == writtenBalances)
     }
 
     @Test func aDamagedAmountIsAnErrorNotACrash() async throws {

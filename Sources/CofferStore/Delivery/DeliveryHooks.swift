@@ -49,12 +49,12 @@ public struct PendingDelivery: Sendable {
 extension FinanceStore {
     /// Every delivery hook, by name.
     public func deliveryHooks() throws -> [DeliveryHook] {
-        try pool.read { db in try Row.fetchAll(db, sql: "SELECT * FROM delivery_hook ORDER BY name").map(Self.hook) }
+        try pool.read { db in try DeliveryHookRecord.order(DeliveryHookRecord.Columns.name).fetchAll(db).map(\.hook) }
     }
 
     /// The hook with this name, if any.
     public func deliveryHook(named name: String) throws -> DeliveryHook? {
-        try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM delivery_hook WHERE name = ?", arguments: [name]).map(Self.hook) }
+        try pool.read { db in try DeliveryHookRecord.fetchOne(db, key: name)?.hook }
     }
 
     /// Adds a hook, or changes the types, frequency and command of the hook with its name (its delivery state is
@@ -65,11 +65,12 @@ extension FinanceStore {
         }
         try write { writer in
             let db = writer.db
-            try db.execute(sql: """
-                INSERT INTO delivery_hook(name, types, frequency, command, last_delivered_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET types = excluded.types, frequency = excluded.frequency, command = excluded.command
-                """, arguments: [hook.name, Self.ordered(hook.types).map(\.rawValue).joined(separator: ","), hook.frequency.rawValue,
-                                 hook.command, try Self.lastSequence(db), Rows.millis(Date())])
+            if var record = try DeliveryHookRecord.fetchOne(db, key: hook.name) {
+                record.set(hook)
+                try record.update(db, columns: DeliveryHookRecord.hookColumns)
+            } else {
+                try DeliveryHookRecord(hook, lastSequence: try Self.lastSequence(db), createdAt: Rows.millis(Date())).insert(db)
+            }
         }
     }
 
@@ -77,8 +78,7 @@ extension FinanceStore {
     @discardableResult
     public func removeDeliveryHook(named name: String) throws -> Bool {
         try write { writer in
-            try writer.db.execute(sql: "DELETE FROM delivery_hook WHERE name = ?", arguments: [name])
-            return writer.db.changesCount > 0
+            try DeliveryHookRecord.deleteOne(writer.db, key: name)
         }
     }
 
@@ -120,21 +120,11 @@ extension FinanceStore {
     /// Records a run of `hook`: its time and status, and on success the sequence its delivery covered.
     public func recordDelivery(of hook: String, at date: Date, status: String, deliveredThrough sequence: Int64?) throws {
         try write { writer in
-            try writer.db.execute(sql: """
-                UPDATE delivery_hook SET last_run_at = ?, last_status = ?, last_delivered_seq = MAX(last_delivered_seq, COALESCE(?, 0))
-                WHERE name = ?
-                """, arguments: [Rows.millis(date), status, sequence, hook])
+            guard var record = try DeliveryHookRecord.fetchOne(writer.db, key: hook) else { return }
+            record.lastRunAt = Rows.millis(date)
+            record.lastStatus = status
+            record.lastDeliveredSeq = max(record.lastDeliveredSeq, sequence ?? 0)
+            try record.update(writer.db)
         }
-    }
-
-    private static func hook(_ row: Row) -> DeliveryHook {
-        let typeNames: String = row["types"]
-        var hook = DeliveryHook(name: row["name"],
-                                types: typeNames.split(separator: ",").compactMap { BackgroundDataType(rawValue: String($0)) },
-                                frequency: UpdateFrequency(rawValue: row["frequency"]) ?? .daily, command: row["command"])
-        hook.lastDeliveredSequence = row["last_delivered_seq"]
-        hook.lastRunAt = (row["last_run_at"] as Int64?).map(Rows.date)
-        hook.lastStatus = row["last_status"]
-        return hook
     }
 }

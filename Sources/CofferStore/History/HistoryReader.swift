@@ -112,9 +112,9 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
 
     private var columns: String {
         switch entity {
-        case .account: Rows.accountColumns
-        case .balance: Rows.balanceColumns
-        case .transaction: Rows.transactionColumns
+        case .account: AccountRecord.selectList
+        case .balance: BalanceRecord.selectList
+        case .transaction: TxnColumn.transactionList
         }
     }
 
@@ -124,9 +124,9 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
     /// is cast once (a cast per row, through this generic type, showed in catch-up profiles).
     private var readAll: (ReadStatement) throws -> [Model] {
         switch entity {
-        case .account: { try Self.rows($0, StatementRows.account) as! [Model] }
-        case .balance: { try Self.rows($0, StatementRows.balance) as! [Model] }
-        case .transaction: { try Self.rows($0, StatementRows.transaction) as! [Model] }
+        case .account: { try Self.rows($0) { try AccountRecord.decode($0).account() } as! [Model] }
+        case .balance: { try Self.rows($0) { try BalanceRecord.decode($0).balance() } as! [Model] }
+        case .transaction: { try Self.rows($0, TxnRows.transaction) as! [Model] }
         }
     }
 

@@ -84,8 +84,8 @@ extension FinanceStore {
     public func imports(limit: Int = 100) async throws -> [ImportRecord] {
         try await read { db in
             let horizon = try Self.horizon(db)
-            return try Row.fetchAll(db, sql: "SELECT * FROM import_ledger ORDER BY id DESC LIMIT ?", arguments: [limit])
-                .map { ImportRecord(row: $0, horizon: horizon) }
+            return try LedgerRecord.order(LedgerRecord.Columns.id.desc).limit(limit).fetchAll(db)
+                .map { $0.importRecord(horizon: horizon) }
         }
     }
 }

@@ -14,8 +14,8 @@ extension StoreWriter {
     }
 
     private func ledgerEntry(_ id: Int64) throws -> (LedgerEntry, ImportRecord)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM import_ledger WHERE id = ?", arguments: [id]) else { return nil }
-        let record = ImportRecord(row: row, horizon: try FinanceStore.horizon(db))
+        guard let entry = try LedgerRecord.fetchOne(db, key: id) else { return nil }
+        let record = entry.importRecord(horizon: try FinanceStore.horizon(db))
         return (LedgerEntry(id: id, kind: record.kind, path: record.path, format: record.format, profile: record.profile), record)
     }
 

@@ -66,22 +66,17 @@ extension StoreWriter {
             """, arguments: [transactionID, id]) ?? false
     }
 
-    private static let txnColumns = ["id", "account_id", "amount", "amount_scaled", "currency_code", "foreign_amount",
-                                     "foreign_currency_code", "exchange_rate", "indicator", "description",
-                                     "original_description", "mcc", "merchant_name", "type", "status", "transaction_date",
-                                     "posted_date", "external_id", "fingerprint", "occurrence", "created_seq",
-                                     "utc_offset", "local_day", "values_as_of", "source", "folded_text"]
+    // The columns of the journaled tables, from their descriptions (the `undo_*` mirrors hold the same columns, as
+    // `everyJournaledTableHasAWholeMirror` checks). The first is the key; a `txn` or `balance` row's second is its
+    // account.
+    private static let txnColumns = TxnColumn.allCases.map(\.name)
     /// The columns history tells about (not the dedupe keys or the sequence of creation); the local day follows
     /// from the date and the offset.
-    private static let txnContent = Array(1...16) + [offsetColumn]
-    private static let accountColumns = ["id", "identity_key", "kind", "display_name", "account_description",
-                                         "institution_name", "currency_code", "opening_date", "masked_number", "credit_limit",
-                                         "minimum_next_payment", "next_payment_due_date", "overdue_payment", "created_seq",
-                                         "institution_ids", "number_forms"]
-    private static let aliasColumns = ["identity_key", "account_id", "created_at", "ledger_id"]
-    private static let balanceColumns = ["id", "account_id", "currency_code", "available_amount", "available_scaled",
-                                         "available_indicator", "available_as_of", "booked_amount", "booked_scaled",
-                                         "booked_indicator", "booked_as_of", "as_of", "dedupe_key", "created_seq"]
+    private static let txnContent = TxnColumn.allCases.filter { $0 != .id && $0.rawValue <= TxnColumn.utcOffset.rawValue }
+        .map { Int($0.rawValue) } + [Int(TxnColumn.amountScaled.rawValue)]
+    private static let accountColumns = AccountRecord.CodingKeys.allCases.map(\.stringValue)
+    private static let aliasColumns = AccountAliasRecord.CodingKeys.allCases.map(\.stringValue)
+    private static let balanceColumns = BalanceRecord.CodingKeys.allCases.map(\.stringValue)
 
     /// The oldest image per row an entry journaled in `undo_<table>`: the rows as they were before it.
     private func images(_ table: String, _ columns: [String], of id: Int64) throws -> [(image: Int64, values: [DatabaseValue])] {
@@ -110,9 +105,9 @@ extension StoreWriter {
 
     private func uuid(_ value: DatabaseValue) -> UUID { UUID.fromDatabaseValue(value)! }
 
-    private static let dateColumn = 15
-    private static let offsetColumn = 21
-    private static let localDayColumn = 22
+    private static let dateColumn = Int(TxnColumn.transactionDate.rawValue)
+    private static let offsetColumn = Int(TxnColumn.utcOffset.rawValue)
+    private static let localDayColumn = Int(TxnColumn.localDay.rawValue)
 
     /// Moves a row's date to a listing's when the listing's is earlier (the earliest a standing statement gives),
     /// with its offset and local day. A listing that says no offset at the row's own instant (noted before offsets

@@ -40,8 +40,8 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
 
 extension FinanceStore {
     static let transactionPlan = QueryPlan<Transaction>(
-        table: "txn", columns: Rows.transactionColumns, decode: StatementRows.transaction,
-        decodeAll: { try collect($0, &$1, StatementRows.transaction) },
+        table: TxnColumn.table, columns: TxnColumn.transactionList, decode: TxnRows.transaction,
+        decodeAll: { try collect($0, &$1, TxnRows.transaction) },
         sortColumns: [
             \Transaction.transactionDate: "transaction_date", \Transaction.postedDate: "posted_date",
             \Transaction.transactionAmount.amount: "amount_scaled", \Transaction.id: "id",
@@ -50,14 +50,14 @@ extension FinanceStore {
         defaultOrder: "transaction_date, id", tieBreak: .transactionDate)
 
     static let accountPlan = QueryPlan<Account>(
-        table: "account", columns: Rows.accountColumns, decode: StatementRows.account,
-        decodeAll: { try collect($0, &$1, StatementRows.account) },
+        table: AccountRecord.databaseTableName, columns: AccountRecord.selectList, decode: { try AccountRecord.decode($0).account() },
+        decodeAll: { try collect($0, &$1) { try AccountRecord.decode($0).account() } },
         sortColumns: [\Account.id: "id", \Account.openingDate: "opening_date"],
         defaultOrder: "institution_name, display_name, id")
 
     static let balancePlan = QueryPlan<AccountBalance>(
-        table: "balance", columns: Rows.balanceColumns, decode: StatementRows.balance,
-        decodeAll: { try collect($0, &$1, StatementRows.balance) },
+        table: BalanceRecord.databaseTableName, columns: BalanceRecord.selectList, decode: { try BalanceRecord.decode($0).balance() },
+        decodeAll: { try collect($0, &$1) { try BalanceRecord.decode($0).balance() } },
         sortColumns: [\AccountBalance.id: "id"],
         defaultOrder: "as_of, id")
 

@@ -17,17 +17,15 @@ extension FinanceStore {
             let accounts: [UUID] = try accountID.map { [$0] }
                 ?? UUID.fetchAll(db, sql: "SELECT id FROM account ORDER BY display_name, id")
             return try accounts.map { id in
-                let statements = try Row.fetchAll(db, sql: """
-                    SELECT \(StatementPeriod.columns) FROM \(StatementPeriod.liveRows) WHERE p.account_id = ? ORDER BY p.id
-                    """, arguments: [id]).map(StatementPeriod.init(row:))
+                let statements = try StatementPeriod.fetchAll(db, accountID: id)
                 var daily: [String: DailyBooked] = [:]
                 for currency in Set(statements.filter(BalanceChain.isChained).map(\.currencyCode)) {
                     daily[currency] = try DailyBooked.fetch(db, accountID: id, currency: currency)
                 }
-                let open = try Row.fetchAll(db, sql: """
-                    SELECT \(Rows.transactionColumns) FROM txn WHERE account_id = ? AND status IN (0, 3)
+                let open = try db.fastRows("""
+                    SELECT \(TxnColumn.transactionList) FROM txn WHERE account_id = ? AND status IN (0, 3)
                     ORDER BY transaction_date
-                    """, arguments: [id]).map(Rows.transaction)
+                    """, arguments: [id], TxnRows.transaction)
                 let newest = try Int64.fetchOne(db, sql: "SELECT MAX(transaction_date) FROM txn WHERE account_id = ?",
                                                 arguments: [id]).map(Rows.date)
                 return Reconciliation.account(id, statements: statements, daily: daily, open: open, newestTransaction: newest)

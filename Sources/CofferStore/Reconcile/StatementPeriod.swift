@@ -138,36 +138,4 @@ extension StatementPeriod {
     /// Every read of statement periods starts here: the rows joined with the import they belong to (`l`), so the
     /// imports they are read from can be narrowed in one place (an undone import's rows are not the store's).
     static let liveRows = "statement_period p JOIN import_ledger l ON l.id = p.import_id AND l.undone_by IS NULL"
-
-    /// The columns `init(row:)` decodes, in its order (of `liveRows`).
-    static let columns = """
-        p.id, p.import_id, l.path, p.account_id, p.currency_code, p.location, p.statement_id, p.period_start, \
-        p.period_end, p.period_stated, p.as_of, \
-        p.opening_code, p.opening_amount, p.opening_indicator, p.opening_as_of, \
-        p.closing_code, p.closing_amount, p.closing_indicator, p.closing_as_of, p.closing_location, \
-        p.row_count, p.booked_count, p.booked_scaled, p.open_count, p.balance_problem, p.balance_difference
-        """
-
-    init(row: Row) throws {
-        func balance(_ first: Int, location: String?) throws -> StatementBalance? {
-            guard let code: String = row[first], let text: String = row[first + 1],
-                  let amount = try Rows.decimal(text, column: "statement_period balance"),
-                  let indicator = CreditDebitIndicator(rawValue: row[first + 2]) else { return nil }
-            return StatementBalance(code: code, amount: amount, indicator: indicator, asOf: Rows.date(row[first + 3]),
-                                    location: location)
-        }
-        let start: Int64? = row[7], end: Int64? = row[8]
-        self.init(accountID: row[3], currencyCode: row[4], location: row[5], statementID: row[6],
-                  start: start.map(Rows.date), end: end.map(Rows.date), periodStated: row[9], asOf: Rows.date(row[10]),
-                  opening: try balance(11, location: nil), closing: try balance(15, location: row[19]))
-        id = row[0]
-        importID = row[1]
-        path = row[2]
-        rowCount = row[20]
-        bookedCount = row[21]
-        bookedScaled = row[22]
-        openCount = row[23]
-        balanceProblem = row[24]
-        balanceDifference = try Rows.decimal(row[25], column: "statement_period.balance_difference")
-    }
 }

@@ -17,29 +17,10 @@ extension StoreWriter {
         guard let importID else {
             throw CofferError(.usage, "a statement period is recorded only within an import (beginImport first)")
         }
-        func balance(_ b: StatementBalance?) -> [DatabaseValue] {
-            [Rows.dv(b?.code), Rows.dv(b.map { ExactDecimal.text($0.amount) }), Rows.dv(b.map { Rows.scaled($0.amount) }),
-             Rows.dv(b?.indicator.rawValue), Rows.dv(b.map { Rows.millis($0.asOf) })]
-        }
-        let values: [DatabaseValue] = [
-            importID.databaseValue, period.accountID.databaseValue, period.currencyCode.databaseValue,
-            period.location.databaseValue, Rows.dv(period.statementID), Rows.dv(period.start.map(Rows.millis)),
-            Rows.dv(period.end.map(Rows.millis)), period.periodStated.databaseValue, Rows.millis(period.asOf).databaseValue,
-        ] + balance(period.opening) + balance(period.closing) + [
-            Rows.dv(period.closing?.location), period.rowCount.databaseValue, period.bookedCount.databaseValue,
-            Rows.dv(period.bookedScaled), period.openCount.databaseValue, Rows.dv(period.balanceProblem),
-            Rows.dv(period.balanceDifference.map { ExactDecimal.text($0) }),
-        ]
-        try db.cachedStatement(sql: """
-            INSERT INTO statement_period(import_id, account_id, currency_code, location, statement_id, period_start,
-            period_end, period_stated, as_of, opening_code, opening_amount, opening_scaled, opening_indicator,
-            opening_as_of, closing_code, closing_amount, closing_scaled, closing_indicator, closing_as_of,
-            closing_location, row_count, booked_count, booked_scaled, open_count, balance_problem, balance_difference,
-            source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(values + [Rows.dv(recordSource)]))
+        var record = StatementPeriodRecord(period, importID: importID, source: recordSource)
+        try record.insert(db)
         var stored = period
-        stored.id = db.lastInsertedRowID
+        stored.id = record.id ?? db.lastInsertedRowID
         stored.importID = importID
         stored.path = try String.fetchOne(db, sql: "SELECT path FROM import_ledger WHERE id = ?", arguments: [importID]) ?? ""
         return stored
@@ -79,9 +60,7 @@ extension StoreWriter {
     public func sequenceMismatches(around statement: StatementPeriod) throws -> [BalanceMismatch] {
         guard statement.closing != nil else { return [] }
         // An account's statements are few (one per download): the policy picks among them, as `coffer reconcile` does.
-        let all = try Row.fetchAll(db, sql: """
-            SELECT \(StatementPeriod.columns) FROM \(StatementPeriod.liveRows) WHERE p.account_id = ? ORDER BY p.id
-            """, arguments: [statement.accountID]).map(StatementPeriod.init(row:))
+        let all = try StatementPeriod.fetchAll(db, accountID: statement.accountID)
         var pairs: [(later: StatementPeriod, earlier: StatementPeriod)] = []
         if BalanceChain.isChained(statement), let previous = BalanceChain.previous(of: statement, in: all) {
             pairs.append((statement, previous))

@@ -44,13 +44,11 @@ extension StoreWriter {
     /// let account = try writer.account(identityKey: writer.accountIdentity(institution: scope, number: number).key)
     /// ```
     public func account(identityKey: String) throws -> Account? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.accountColumns) FROM account WHERE identity_key = ?"),
-                                   arguments: [identityKey])
-            ?? Row.fetchOne(db.cachedStatement(sql: """
-                SELECT \(Rows.accountColumns("a")) FROM account_alias x JOIN account a ON a.id = x.account_id
-                WHERE x.identity_key = ?
-                """), arguments: [identityKey])
-        return try row.map(Rows.account)
+        let record = try AccountRecord.filter(AccountRecord.Columns.identityKey == identityKey).fetchOne(db)
+            ?? AccountRecord.fetchOne(db, sql: """
+                SELECT a.* FROM account_alias x JOIN account a ON a.id = x.account_id WHERE x.identity_key = ?
+                """, arguments: [identityKey])
+        return try record?.account()
     }
 
     /// The account's own identity key (the one it was made with), to alias it elsewhere.
@@ -62,25 +60,18 @@ extension StoreWriter {
     /// one index look-up. An alias the key had to another account is replaced. The alias carries this write's
     /// import id (`beginImport`), when it has one.
     public func addAccountAlias(_ identityKey: String, accountID: UUID) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO account_alias(identity_key, account_id, created_at, ledger_id) VALUES (?, ?, ?, ?)
-            ON CONFLICT(identity_key) DO UPDATE SET account_id = excluded.account_id, created_at = excluded.created_at,
-                ledger_id = excluded.ledger_id
-            """).execute(arguments: [identityKey, accountID, now, importID])
+        try AccountAliasRecord(identityKey: identityKey, accountID: accountID, createdAt: now, ledgerID: importID).upsert(db)
     }
 
     /// Removes an alias (an undone link or import); true when there was one.
     @discardableResult
     public func removeAccountAlias(_ identityKey: String) throws -> Bool {
-        try db.execute(sql: "DELETE FROM account_alias WHERE identity_key = ?", arguments: [identityKey])
-        return db.changesCount > 0
+        try AccountAliasRecord.deleteOne(db, key: identityKey)
     }
 
     /// The aliases leading to an account, oldest first.
     public func accountAliases(accountID: UUID) throws -> [AccountAlias] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT identity_key, account_id, created_at, ledger_id FROM account_alias WHERE account_id = ? ORDER BY rowid
-            """), arguments: [accountID]).map(AccountAlias.init(row:))
+        try AccountAliasRecord.filter(AccountAliasRecord.Columns.accountID == accountID).order(Column.rowID).fetchAll(db).map(\.alias)
     }
 
     /// Points every alias of `from` at `to` (linking two accounts); returns how many moved.
@@ -93,27 +84,21 @@ extension StoreWriter {
     /// Stored accounts whose number shows these last characters (`••••1234`), with what their sources said about
     /// their identity: the candidates a new source with the same visible digits may be.
     public func accounts(maskedNumber: String) throws -> [StoredAccountIdentity] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Rows.accountColumns), masked_number, institution_ids, number_forms FROM account
-            WHERE masked_number = ? ORDER BY created_seq
-            """), arguments: [maskedNumber]).map { row in
-            let count = row.count
-            let ids: String? = row[count - 2]
-            let forms: String? = row[count - 1]
-            return StoredAccountIdentity(
-                account: try Rows.account(row), maskedNumber: row[count - 3],
-                institutionIDs: ids.map(Self.words) ?? [],
-                numberForms: forms.map { Set(Self.words($0).compactMap(AccountNumberForm.init(rawValue:))) })
-        }
+        try AccountRecord.filter(AccountRecord.Columns.maskedNumber == maskedNumber).order(AccountRecord.Columns.createdSeq)
+            .fetchAll(db).map { record in
+                StoredAccountIdentity(
+                    account: try record.account(), maskedNumber: record.maskedNumber,
+                    institutionIDs: record.institutionIDs.map(Self.words) ?? [],
+                    numberForms: record.numberForms.map { Set(Self.words($0).compactMap(AccountNumberForm.init(rawValue:))) })
+            }
     }
 
     /// Adds what a source said about an account's identity: its institution ids and its number's form, kept to
     /// compare later sources with. An account stored before forms were kept (unknown) then has this one.
     public func noteAccountIdentity(accountID: UUID, institutionIDs: [String], numberForm: AccountNumberForm?) throws {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT institution_ids, number_forms FROM account WHERE id = ?"),
-                                         arguments: [accountID]) else { return }
-        let oldIDs: String? = row[0]
-        let oldForms: String? = row[1]
+        guard var record = try AccountRecord.fetchOne(db, key: accountID) else { return }
+        let oldIDs = record.institutionIDs
+        let oldForms = record.numberForms
         var ids = oldIDs.map(Self.words) ?? []
         for id in institutionIDs.map(Self.institutionID) where !id.isEmpty && !ids.contains(id) { ids.append(id) }
         var forms = oldForms.map(Self.words)
@@ -123,8 +108,9 @@ extension StoreWriter {
         let newIDs = ids.isEmpty ? nil : ids.joined(separator: " ")
         let newForms = forms?.joined(separator: " ")
         guard newIDs != oldIDs || newForms != oldForms else { return }
-        try db.cachedStatement(sql: "UPDATE account SET institution_ids = ?, number_forms = ? WHERE id = ?")
-            .execute(arguments: [newIDs, newForms, accountID])
+        record.institutionIDs = newIDs
+        record.numberForms = newForms
+        try record.update(db, columns: [AccountRecord.Columns.institutionIDs, AccountRecord.Columns.numberForms])
     }
 
     /// Inserts a new account with what its source said about its identity (see `insertAccount(_:identityKey:maskedNumber:)`).
@@ -132,8 +118,10 @@ extension StoreWriter {
                               institutionIDs: [String], numberForm: AccountNumberForm?) throws {
         try insertAccount(account, identityKey: identityKey, maskedNumber: maskedNumber)
         let ids = institutionIDs.map(Self.institutionID).filter { !$0.isEmpty }
-        try db.cachedStatement(sql: "UPDATE account SET institution_ids = ?, number_forms = ? WHERE id = ?")
-            .execute(arguments: [ids.isEmpty ? nil : ids.joined(separator: " "), numberForm?.rawValue ?? "", account.id])
+        guard var record = try AccountRecord.fetchOne(db, key: account.id) else { return }
+        record.institutionIDs = ids.isEmpty ? nil : ids.joined(separator: " ")
+        record.numberForms = numberForm?.rawValue ?? ""
+        try record.update(db, columns: [AccountRecord.Columns.institutionIDs, AccountRecord.Columns.numberForms])
     }
 
     /// An institution id as kept: upper-case letters and digits.
@@ -143,14 +131,5 @@ extension StoreWriter {
 
     static func words(_ text: String) -> [String] {
         text.split(separator: " ").map(String.init)
-    }
-}
-
-extension AccountAlias {
-    init(row: Row) {
-        identityKey = row[0]
-        accountID = row[1]
-        createdAt = (row[2] as Int64?).map(Rows.date)
-        importID = row[3]
     }
 }

@@ -13,9 +13,7 @@ extension StoreWriter {
 
     /// Every transaction of an account, oldest first.
     public func transactions(accountID: UUID) throws -> [StoredTransaction] {
-        try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn WHERE account_id = ? ORDER BY transaction_date, id
-            """), arguments: [accountID]).map(stored)
+        try stored("SELECT \(TxnColumn.storedList) FROM txn WHERE account_id = ? ORDER BY transaction_date, id", [accountID])
     }
 
     /// Deletes a transaction; with `tombstone: false` its keys are not kept (the caller retires them elsewhere).
@@ -96,11 +94,9 @@ extension StoreWriter {
     /// sources said about the institution and number is noted on `target`. Returns how many keys now lead there.
     public func absorbIdentities(of source: UUID, into target: UUID) throws -> Int {
         var count = try repointAccountAliases(from: source, to: target)
-        if let row = try Row.fetchOne(db, sql: "SELECT institution_ids, number_forms FROM account WHERE id = ?", arguments: [source]) {
-            let ids: String? = row[0]
-            let forms: String? = row[1]
-            let formList = forms.map(Self.words) ?? []
-            try noteAccountIdentity(accountID: target, institutionIDs: ids.map(Self.words) ?? [],
+        if let record = try AccountRecord.fetchOne(db, key: source) {
+            let formList = record.numberForms.map(Self.words) ?? []
+            try noteAccountIdentity(accountID: target, institutionIDs: record.institutionIDs.map(Self.words) ?? [],
                                     numberForm: formList.first.flatMap(AccountNumberForm.init(rawValue:)))
             for form in formList.dropFirst() {
                 try noteAccountIdentity(accountID: target, institutionIDs: [], numberForm: AccountNumberForm(rawValue: form))

@@ -6,21 +6,18 @@ import GRDBSQLite
 /// The transaction half of `StoreWriter`: look-ups by institution id, fingerprint, day and status; inserts,
 /// updates and deletes with their change-log rows and tombstones.
 extension StoreWriter {
-    static let storedColumns = Rows.transactionColumns + ", external_id, fingerprint, occurrence, source"
-
-    func stored(_ row: Row) throws -> StoredTransaction {
-        StoredTransaction(transaction: try Rows.transaction(row),
-                          keys: DedupeKeys(externalID: row[17], fingerprint: row[18], occurrence: row[19]), source: row[20])
+    /// The stored transactions `sql` (a `SELECT` of `TxnColumn.storedList`) returns.
+    func stored(_ sql: String, _ arguments: StatementArguments) throws -> [StoredTransaction] {
+        try db.fastRows(sql, arguments: arguments, TxnRows.stored)
     }
 
     public func transaction(id: UUID) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE id = ?"), arguments: [id]).map(stored)
+        try stored("SELECT \(TxnColumn.storedList) FROM txn WHERE id = ?", [id]).first
     }
 
     /// The transaction the institution knows by `externalID` in this account.
     public func transaction(accountID: UUID, externalID: String) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.storedColumns) FROM txn WHERE account_id = ? AND external_id = ?"),
-                         arguments: [accountID, externalID]).map(stored)
+        try stored("SELECT \(TxnColumn.storedList) FROM txn WHERE account_id = ? AND external_id = ?", [accountID, externalID]).first
     }
 
     /// The transaction the institution knows by `externalID` in this account, if any: its id, and whether every
@@ -30,20 +27,10 @@ extension StoreWriter {
     /// unchanged: re-importing an old file does not rewrite it.
     public func externalIDMatch(accountID: UUID, externalID: String, comparedWith t: Transaction,
                                 amounts: EncodedAmounts) throws -> (id: UUID, unchanged: Bool)? {
-        if externalIDStatement == nil {
-            externalIDStatement = try BoundStatement(db, sql: """
-                SELECT id, amount = ? AND currency_code = ? AND foreign_amount IS ? AND foreign_currency_code IS ?
-                AND exchange_rate IS ? AND indicator = ? AND description = ? AND original_description = ? AND mcc IS ?
-                AND merchant_name IS ? AND type = ? AND status = ? AND transaction_date = ? AND posted_date IS ?
-                AND (utc_offset IS ? OR (utc_offset IS NULL AND local_day = ?))
-                FROM txn WHERE account_id = ? AND external_id = ?
-                """)
-        }
+        if externalIDStatement == nil { externalIDStatement = try BoundStatement(db, sql: TxnColumn.externalIDMatchSQL) }
         let s = externalIDStatement!
-        try bindContent(s, t, amounts, from: 1)
-        try s.bind(16, Int64(t.localDay))
-        try s.bind(17, accountID)
-        try s.bind(18, externalID)
+        try TxnValues(transaction: t, amounts: amounts, keys: DedupeKeys(externalID: externalID), accountID: accountID)
+            .bind(TxnColumn.externalIDMatchParameters, to: s)
         return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
             guard sqlite3_column_bytes(handle, 0) == 16, let bytes = sqlite3_column_blob(handle, 0) else { return nil }
             return (UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)), sqlite3_column_int64(handle, 1) == 1)
@@ -53,21 +40,20 @@ extension StoreWriter {
     /// The transaction without an institution id with this content fingerprint and occurrence number in this
     /// account. (Records that carry the institution's id are matched by it, never by content.)
     public func transaction(accountID: UUID, fingerprint: String, occurrence: Int) throws -> StoredTransaction? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
+        try stored("""
+            SELECT \(TxnColumn.storedList) FROM txn
             WHERE account_id = ? AND fingerprint = ? AND occurrence = ? AND external_id IS NULL
-            """),
-                         arguments: [accountID, fingerprint, occurrence]).map(stored)
+            """, [accountID, fingerprint, occurrence]).first
     }
 
     /// Pending and authorized transactions of an account on the local days `fromDay...throughDay`, oldest first.
     public func openTransactions(accountID: UUID, fromDay: Int, throughDay: Int) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
-        return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
+        return try stored("""
+            SELECT \(TxnColumn.storedList) FROM txn
             WHERE account_id = ? AND status IN (0, 3) AND transaction_date >= ? AND transaction_date < ?
               AND local_day BETWEEN ? AND ? ORDER BY local_day, transaction_date, id
-            """), arguments: [accountID, range.start, range.end, fromDay, throughDay]).map(stored)
+            """, [accountID, range.start, range.end, fromDay, throughDay])
     }
 
     /// Booked transactions of an account on the local days `fromDay...throughDay` in this direction with an amount in
@@ -75,13 +61,13 @@ extension StoreWriter {
     public func bookedTransactions(accountID: UUID, fromDay: Int, throughDay: Int, amounts: ClosedRange<Decimal>,
                                    indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
-        return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
+        return try stored("""
+            SELECT \(TxnColumn.storedList) FROM txn
             WHERE account_id = ? AND status = 1 AND transaction_date >= ? AND transaction_date < ?
               AND local_day BETWEEN ? AND ? AND amount_scaled BETWEEN ? AND ? AND indicator = ?
             ORDER BY local_day, transaction_date, id
-            """), arguments: [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amounts.lowerBound),
-                              Rows.scaled(amounts.upperBound), indicator.rawValue]).map(stored)
+            """, [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amounts.lowerBound),
+                  Rows.scaled(amounts.upperBound), indicator.rawValue])
     }
 
     /// Whether a transaction with this institution id was deleted from the account before, for a statement as of
@@ -119,26 +105,10 @@ extension StoreWriter {
     public func insert(_ t: Transaction, keys: DedupeKeys, amounts: EncodedAmounts) throws {
         if amounts.exactScaled == nil { try noteInexactAmount(t.transactionAmount.amount) }
         let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID)
-        if insertStatement == nil {
-            insertStatement = try BoundStatement(db, sql: """
-                INSERT INTO txn(\(Rows.transactionColumns), local_day, amount_scaled, external_id, fingerprint, occurrence,
-                                created_seq, values_as_of, source, folded_text)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        }
+        if insertStatement == nil { insertStatement = try BoundStatement(db, sql: TxnColumn.insertSQL) }
         let s = insertStatement!
-        try s.bind(1, t.id)
-        try s.bind(2, t.accountID)
-        try bindContent(s, t, amounts, from: 3)
-        try s.bind(18, Int64(t.localDay))
-        try s.bind(19, amounts.amountScaled)
-        try s.bind(20, keys.externalID)
-        try s.bind(21, keys.fingerprint)
-        try s.bind(22, keys.occurrence.map(Int64.init))
-        try s.bind(23, seq)
-        try s.bind(24, statementAsOf)
-        try s.bind(25, recordSource)
-        try s.bind(26, amounts.foldedText(of: t))
+        try TxnValues(transaction: t, amounts: amounts, keys: keys, createdSeq: seq, valuesAsOf: statementAsOf,
+                      source: recordSource).bindAll(to: s)
         try s.step()
         transactionCounts.inserted += 1
     }
@@ -156,20 +126,12 @@ extension StoreWriter {
     public func update(_ transaction: Transaction, keys: DedupeKeys, valuesFromStatement: Bool = true) throws {
         try noteInexactAmount(transaction.transactionAmount.amount)
         try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
-        var args = Rows.transactionArguments(transaction)
-        let id = args.removeFirst()
-        args.append(transaction.localDay.databaseValue)
-        args.append(Rows.scaled(transaction.transactionAmount.amount).databaseValue)
-        args.append(contentsOf: [Rows.dv(keys.externalID), Rows.dv(keys.fingerprint), Rows.dv(keys.occurrence),
-                                 Rows.dv(valuesFromStatement ? statementAsOf : nil),
-                                 Rows.dv(valuesFromStatement ? recordSource : nil), Rows.foldedText(transaction).databaseValue, id])
-        try db.cachedStatement(sql: """
-            UPDATE txn SET account_id = ?, amount = ?, currency_code = ?, foreign_amount = ?, foreign_currency_code = ?,
-            exchange_rate = ?, indicator = ?, description = ?, original_description = ?, mcc = ?, merchant_name = ?,
-            type = ?, status = ?, transaction_date = ?, posted_date = ?, utc_offset = ?, local_day = ?, amount_scaled = ?,
-            external_id = ?, fingerprint = ?, occurrence = ?, values_as_of = COALESCE(?, values_as_of),
-            source = COALESCE(?, source), folded_text = ? WHERE id = ?
-            """).execute(arguments: StatementArguments(args))
+        if updateStatement == nil { updateStatement = try BoundStatement(db, sql: TxnColumn.updateSQL) }
+        let s = updateStatement!
+        try TxnValues(transaction: transaction, amounts: EncodedAmounts(transaction), keys: keys,
+                      valuesAsOf: valuesFromStatement ? statementAsOf : nil, source: valuesFromStatement ? recordSource : nil)
+            .bind(TxnColumn.updateParameters, to: s)
+        try s.step()
         transactionCounts.updated += 1
     }
 
@@ -193,13 +155,12 @@ extension StoreWriter {
     public func transactions(accountID: UUID, fromDay: Int, throughDay: Int, amount: Decimal,
                              indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
-        return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT \(Self.storedColumns) FROM txn
+        return try stored("""
+            SELECT \(TxnColumn.storedList) FROM txn
             WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND local_day BETWEEN ? AND ?
               AND amount_scaled = ? AND indicator = ?
             ORDER BY local_day, transaction_date, id
-            """), arguments: [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amount),
-                              indicator.rawValue]).map(stored)
+            """, [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amount), indicator.rawValue])
     }
 
     /// Whether the account holds a row posted a day or more after its date (a pending row that booked, an OFX
@@ -308,26 +269,6 @@ extension StoreWriter {
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
     public func hasTombstones() throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
-    }
-
-    /// Binds a transaction's content columns, in `Rows.transactionColumns` order from `amount` to `utc_offset`
-    /// (15 values), starting at parameter `first`.
-    private func bindContent(_ s: BoundStatement, _ t: Transaction, _ amounts: EncodedAmounts, from first: CInt) throws {
-        try s.bind(first, amounts.amountText)
-        try s.bind(first + 1, t.transactionAmount.currencyCode)
-        try s.bind(first + 2, amounts.foreignAmountText)
-        try s.bind(first + 3, t.foreignCurrencyAmount?.currencyCode)
-        try s.bind(first + 4, amounts.exchangeRateText)
-        try s.bind(first + 5, Int64(t.creditDebitIndicator.rawValue))
-        try s.bind(first + 6, t.transactionDescription)
-        try s.bind(first + 7, t.originalTransactionDescription)
-        try s.bind(first + 8, t.merchantCategoryCode.map { Int64($0.rawValue) })
-        try s.bind(first + 9, t.merchantName)
-        try s.bind(first + 10, Int64(t.transactionType.rawValue))
-        try s.bind(first + 11, Int64(t.status.rawValue))
-        try s.bind(first + 12, Rows.millis(t.transactionDate))
-        try s.bind(first + 13, t.postedDate.map(Rows.millis))
-        try s.bind(first + 14, t.timeZoneOffset.map(Int64.init))
     }
 
     /// An amount with more than six decimals is stored truncated in `amount_scaled`; from then on, SQL

@@ -66,6 +66,7 @@ public final class StoreWriter {
     private var logStatement: BoundStatement?
     var insertStatement: BoundStatement?
     var externalIDStatement: BoundStatement?
+    var updateStatement: BoundStatement?
     /// Set once an amount with more than six decimals was stored (see `noteInexactAmount`).
     var notedInexact = false
     /// The as-of time (ms) of the statement being imported, when it states one: stored with the values it gives
@@ -102,17 +103,13 @@ public final class StoreWriter {
     // MARK: Accounts
 
     public func account(id: UUID) throws -> Account? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.accountColumns) FROM account WHERE id = ?"), arguments: [id])
-        return try row.map(Rows.account)
+        try AccountRecord.fetchOne(db, key: id)?.account()
     }
 
     /// Inserts a new account; `maskedNumber` (e.g. `••••1234`) is the only trace of the number kept in clear.
     public func insertAccount(_ account: Account, identityKey: String, maskedNumber: String?) throws {
         let seq = try log(.account, .insert, id: account.id, accountID: account.id)
-        try db.cachedStatement(sql: """
-            INSERT INTO account(\(Rows.accountColumns), identity_key, masked_number, created_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(Rows.accountArguments(account) + [identityKey.databaseValue, Rows.dv(maskedNumber), seq.databaseValue]))
+        try AccountRecord(account, identityKey: identityKey, maskedNumber: maskedNumber, createdSeq: seq).insert(db)
         otherCounts.inserted += 1
     }
 
@@ -129,18 +126,13 @@ public final class StoreWriter {
 
     /// Replaces a stored account's values (same id); logs an update only when something changed.
     public func updateAccount(_ account: Account) throws {
-        guard let old = try self.account(id: account.id) else {
+        guard var record = try AccountRecord.fetchOne(db, key: account.id) else {
             throw CofferError(.usage, "no account \(account.id) to update")
         }
-        guard old != account else { return }
+        guard try record.account() != account else { return }
         try log(.account, .update, id: account.id, accountID: account.id)
-        var args = Rows.accountArguments(account)
-        let id = args.removeFirst()
-        try db.cachedStatement(sql: """
-            UPDATE account SET kind = ?, display_name = ?, account_description = ?, institution_name = ?, currency_code = ?,
-            opening_date = ?, credit_limit = ?, minimum_next_payment = ?, next_payment_due_date = ?, overdue_payment = ?
-            WHERE id = ?
-            """).execute(arguments: StatementArguments(args + [id]))
+        record.set(account)
+        try record.update(db, columns: AccountRecord.modelColumns)
         otherCounts.updated += 1
     }
 
@@ -149,26 +141,11 @@ public final class StoreWriter {
     /// Inserts a balance unless one with the same dedupe key is stored for the account; true when inserted.
     @discardableResult
     public func insertBalance(_ balance: AccountBalance, dedupeKey: String) throws -> Bool {
-        let exists = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM balance WHERE account_id = ? AND dedupe_key = ?"),
-                                       arguments: [balance.accountID, dedupeKey]) ?? false
-        if exists { return false }
+        let same = BalanceRecord.filter(BalanceRecord.Columns.accountID == balance.accountID
+                                        && BalanceRecord.Columns.dedupeKey == dedupeKey)
+        if try same.isEmpty(db) == false { return false }
         let seq = try log(.balance, .insert, id: balance.id, accountID: balance.accountID)
-        let a = balance.available
-        let b = balance.booked
-        let asOf = max(a?.asOfDate ?? .distantPast, b?.asOfDate ?? .distantPast)
-        let values: [DatabaseValue] = [
-            balance.id.databaseValue, balance.accountID.databaseValue, balance.currencyCode.databaseValue,
-            Rows.dv(a.map { ExactDecimal.text($0.amount.amount) }), Rows.dv(a.map { Rows.scaled($0.amount.amount) }),
-            Rows.dv(a?.creditDebitIndicator.rawValue), Rows.dv(a.map { Rows.millis($0.asOfDate) }),
-            Rows.dv(b.map { ExactDecimal.text($0.amount.amount) }), Rows.dv(b.map { Rows.scaled($0.amount.amount) }),
-            Rows.dv(b?.creditDebitIndicator.rawValue), Rows.dv(b.map { Rows.millis($0.asOfDate) }),
-            Rows.millis(asOf).databaseValue, dedupeKey.databaseValue, seq.databaseValue,
-        ]
-        try db.cachedStatement(sql: """
-            INSERT INTO balance(id, account_id, currency_code, available_amount, available_scaled, available_indicator,
-            available_as_of, booked_amount, booked_scaled, booked_indicator, booked_as_of, as_of, dedupe_key, created_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(values))
+        try BalanceRecord(balance, dedupeKey: dedupeKey, createdSeq: seq).insert(db)
         otherCounts.inserted += 1
         return true
     }
@@ -183,10 +160,10 @@ public final class StoreWriter {
 
     /// Starts a ledger entry of any kind; `import` and `link` entries are journaled (undoable), `undo` ones not.
     func beginLedgerEntry(kind: ImportRecord.Kind, sha256: String, path: String, format: String, profile: String?) throws {
-        try db.execute(sql: """
-            INSERT INTO import_ledger(sha256, path, format, profile, imported_at, kind, first_seq) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [sha256, path, format, profile, now, kind.rawValue, try FinanceStore.lastSequence(db)])
-        importID = db.lastInsertedRowID
+        var entry = LedgerRecord(kind: kind, sha256: sha256, path: path, format: format, profile: profile, importedAt: now,
+                                 firstSeq: try FinanceStore.lastSequence(db))
+        try entry.insert(db)
+        importID = entry.id
         if kind != .undo {
             try db.execute(sql: "INSERT OR REPLACE INTO store_meta(key, value) VALUES ('journal_import', ?)", arguments: [importID])
         }
@@ -205,10 +182,15 @@ public final class StoreWriter {
     /// Records the counts of the import begun with `beginImport`, and ends its journal.
     public func finishImport(unchanged: Int, warnings: [String] = []) throws {
         guard let importID else { return }
-        try db.execute(sql: """
-            UPDATE import_ledger SET inserted = ?, updated = ?, deleted = ?, unchanged = ?, warnings = ?, warning_text = ? WHERE id = ?
-            """, arguments: [transactionCounts.inserted, transactionCounts.updated, transactionCounts.deleted, unchanged,
-                             warnings.count, warnings.isEmpty ? nil : warnings.prefix(20).joined(separator: "\n"), importID])
+        if var entry = try LedgerRecord.fetchOne(db, key: importID) {
+            entry.inserted = transactionCounts.inserted
+            entry.updated = transactionCounts.updated
+            entry.deleted = transactionCounts.deleted
+            entry.unchanged = unchanged
+            entry.warnings = warnings.count
+            entry.warningText = warnings.isEmpty ? nil : warnings.prefix(20).joined(separator: "\n")
+            try entry.update(db, columns: LedgerRecord.resultColumns)
+        }
         if !listed.isEmpty {
             try db.execute(sql: "INSERT OR REPLACE INTO import_listing(import_id, ids) VALUES (?, ?)",
                            arguments: [importID, Listing.encode(listed)])
@@ -218,9 +200,11 @@ public final class StoreWriter {
 
     /// Earlier live imports of a file with this SHA-256 (not undone), newest first.
     public func imports(sha256: String) throws -> [ImportRecord] {
-        try Row.fetchAll(db, sql: """
-            SELECT * FROM import_ledger WHERE sha256 = ? AND kind = 'import' AND undone_by IS NULL ORDER BY id DESC
-            """, arguments: [sha256]).map { ImportRecord(row: $0, horizon: 0) }
+        try LedgerRecord
+            .filter(LedgerRecord.Columns.sha256 == sha256 && LedgerRecord.Columns.kind == ImportRecord.Kind.import.rawValue
+                    && LedgerRecord.Columns.undoneBy == nil)
+            .order(LedgerRecord.Columns.id.desc)
+            .fetchAll(db).map { $0.importRecord(horizon: 0) }
     }
 
     /// A stable account identity for an institution and an account number: a keyed hash (the number itself is
@@ -313,22 +297,25 @@ public struct ImportRecord: Sendable, Codable {
     /// `undone by N`, `not undoable: …`, or nil for an entry that can be undone.
     public var status: String?
 
-    init(row: Row, horizon: Int64) {
-        id = row["id"]
-        kind = Kind(rawValue: row["kind"] ?? "import") ?? .import
-        sha256 = row["sha256"]
-        path = row["path"]
-        format = row["format"]
-        profile = row["profile"]
-        inserted = row["inserted"]
-        updated = row["updated"]
-        deleted = row["deleted"]
-        unchanged = row["unchanged"]
-        importedAt = Rows.date(row["imported_at"])
-        undoneBy = row["undone_by"]
-        warningCount = row["warnings"] ?? 0
-        warnings = (row["warning_text"] as String?).map { $0.components(separatedBy: "\n") } ?? []
-        let firstSeq: Int64? = row["first_seq"]
+    /// An entry as the ledger keeps it (`LedgerRecord`); `firstSeq` and the compaction `horizon` say whether it can
+    /// be undone.
+    init(id: Int64, kind: Kind, sha256: String, path: String, format: String, profile: String?, inserted: Int, updated: Int,
+         deleted: Int, unchanged: Int, importedAt: Date, warningCount: Int, warnings: [String], undoneBy: Int64?,
+         firstSeq: Int64?, horizon: Int64) {
+        self.id = id
+        self.kind = kind
+        self.sha256 = sha256
+        self.path = path
+        self.format = format
+        self.profile = profile
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.unchanged = unchanged
+        self.importedAt = importedAt
+        self.warningCount = warningCount
+        self.warnings = warnings
+        self.undoneBy = undoneBy
         if let undoneBy {
             undoable = false
             status = "undone by \(undoneBy)"

@@ -54,7 +54,25 @@ struct ReadStatement {
 
     var sql: String { sqlite3_sql(handle).map { String(cString: $0) } ?? "" }
 
-    // MARK: Columns (0-based)
+    // MARK: Columns (0-based), read through `row`
+
+    /// The current row's columns: what the decoders read (`TxnRows`, `RecordRow`).
+    @inline(__always)
+    var row: SQLiteRow { SQLiteRow(handle: handle) }
+
+    @inline(__always) func isNull(_ index: CInt) -> Bool { row.isNull(index) }
+    @inline(__always) func int64(_ index: CInt) -> Int64 { row.int64(index) }
+    @inline(__always) func text(_ index: CInt) -> String { row.text(index) }
+    @inline(__always) func blob(_ index: CInt) -> Data? { row.blob(index) }
+    @inline(__always) func uuid(_ index: CInt, column: String) throws -> UUID { try row.uuid(index, column: column) }
+}
+
+/// The current row of a prepared SQLite statement (a `ReadStatement`'s, or a GRDB statement's while its cursor
+/// stands on a row), read straight from SQLite. Valid until the statement steps or resets.
+struct SQLiteRow {
+    let handle: OpaquePointer
+
+    // Columns are 0-based.
     //
     // Through `sqlite3_column_value` and the `sqlite3_value_*` functions: one full column call per column
     // (`sqlite3_column_*` each re-check the statement and the connection's error state), then plain reads of the
@@ -125,4 +143,27 @@ struct ReadStatement {
         if let value = ExactDecimal.parse(utf8: buffer) { return value }
         throw CofferError(.notAStore, "damaged store: '\(String(decoding: buffer, as: UTF8.self))' in column \(column) is not a decimal")
     }
+}
+
+extension SQLiteRow {
+    /// The row as GRDB's `Row`, every column copied by name: a GRDB record decodes from it as from GRDB's own rows.
+    func databaseRow() -> Row {
+        var values: [String: (any DatabaseValueConvertible)?] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            let name = String(cString: sqlite3_column_name(handle, index))
+            switch sqlite3_value_type(sqlite3_column_value(handle, index)) {
+            case SQLITE_INTEGER: values[name] = int64(index)
+            case SQLITE_FLOAT: values[name] = sqlite3_column_double(handle, index)
+            case SQLITE_TEXT: values[name] = optionalText(index)
+            case SQLITE_BLOB: values[name] = blob(index)
+            default: values[name] = DatabaseValue.null
+            }
+        }
+        return Row(values)
+    }
+}
+
+extension FetchableRecord {
+    /// The record in the current row of a read-path statement, decoded by GRDB.
+    static func decode(_ s: ReadStatement) throws -> Self { try Self(row: s.row.databaseRow()) }
 }
