@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Tests only: `TestClock` drives history monitoring's polls instead of sleeping.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // FinanceKit's value types. No dependencies.
@@ -68,7 +70,9 @@ let package = Package(
         ]),
         .testTarget(name: "CofferModelTests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats"]),
-        .testTarget(name: "CofferStoreTests", dependencies: ["CofferStore"]),
+        .testTarget(name: "CofferStoreTests", dependencies: [
+            "CofferStore", .product(name: "Clocks", package: "swift-clocks"),
+        ]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferWatchTests", dependencies: [

@@ -23,6 +23,13 @@ final class ReadThreads: @unchecked Sendable {  // state guarded by `condition`
         self.idleTimeout = idleTimeout
     }
 
+    /// Threads running a job now.
+    var busy: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return threads - idle
+    }
+
     /// Runs `job` on one of the threads, as soon as one is free.
     func run(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
