@@ -33,7 +33,7 @@ public final class FinanceStore: Sendable {
     /// Batch size and poll interval of the history sequences this store makes (a parameter, not ambient state).
     public let historyOptions: HistoryOptions
     let pool: DatabasePool
-    /// Connections that queries and history read through (`readOffPool`, and `readNow` on the calling thread).
+    /// Connections that queries and history read through, on `readThreads` (`readOffPool`).
     let readers: ReaderPool
     /// The threads `readOffPool` runs reads on, off the cooperative pool.
     let readThreads = ReadThreads()
@@ -184,17 +184,6 @@ public final class FinanceStore: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
-        } catch let error as DatabaseError {
-            throw restricted(error)
-        }
-    }
-
-    /// Runs a read on one of `readers`, on the calling thread (opening the store; `async` calls use
-    /// `readOffPool`), with `read`'s error mapping. The body sees the
-    /// store as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
-    func readNow<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
-        do {
-            return try readers.withConnection(body)
         } catch let error as DatabaseError {
             throw restricted(error)
         }

@@ -132,7 +132,7 @@ final class ReadJob: Sendable {
 extension FinanceStore {
     /// Runs `body` on one of the store's read threads (`ReadThreads`), off Swift's cooperative pool, and resumes
     /// the caller with its result. Cancelling the calling task interrupts the read: it throws `CancellationError`.
-    /// SQLite trouble is mapped as `readNow` maps it.
+    /// SQLite trouble (locked, unreadable) becomes FinanceKit's transient `dataRestricted`, as in `read`.
     func readOffPool<T: Sendable>(_ body: @escaping @Sendable (ReadJob) throws -> T) async throws -> T {
         try Task.checkCancellation()
         let job = ReadJob(readers: readers)
