@@ -189,6 +189,17 @@ public final class FinanceStore: Sendable {
         }
     }
 
+    /// Runs a read on one of `readers` on the calling thread, with `read`'s error mapping: for synchronous callers
+    /// (tests that compare decoders); the `async` API reads through `readOffPool` instead. The body sees the store
+    /// as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
+    func readNow<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
+        do {
+            return try readers.withConnection(body)
+        } catch let error as DatabaseError {
+            throw restricted(error)
+        }
+    }
+
     /// SQLite trouble (locked, unreadable) as FinanceKit's transient `dataRestricted`; other errors as they are.
     func restricted(_ error: DatabaseError) -> any Error {
         guard [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) else { return error }
