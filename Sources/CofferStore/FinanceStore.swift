@@ -189,8 +189,8 @@ public final class FinanceStore: Sendable {
         }
     }
 
-    /// Runs a read on one of `readers` on the calling thread, with `read`'s error mapping: for synchronous callers
-    /// (tests that compare decoders); the `async` API reads through `readOffPool` instead. The body sees the store
+    /// Runs a read on one of `readers` on the calling thread, with `read`'s error mapping: for bounded look-ups
+    /// (history's "nothing new since this token") and tests; the `async` API's queries read through `readOffPool`. The body sees the store
     /// as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
     func readNow<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
         do {
