@@ -30,11 +30,12 @@ import Testing
         while store.readThreads.busy < min(count, store.readThreads.limit), clock.now < deadline { await Task.yield() }
         #expect(store.readThreads.busy == min(count, store.readThreads.limit))
 
-        // An unrelated task still runs, while every read is still in SQLite. (Had the reads taken the pool's
-        // threads, it would wait for them, over a minute. The bound is loose because other suites share the pool.)
+        // An unrelated task still runs, while every read is still in SQLite. Had the reads taken the pool's threads,
+        // it would wait for them: over a minute. (The bound is loose: in a full `swift test` the other suites keep
+        // the pool busy, and a trivial task waited up to 4 s for them.)
         let asked = clock.now
         let answered = await Task { clock.now }.value
-        #expect(answered - asked < .seconds(3), "a trivial task waited \(answered - asked) behind the reads")
+        #expect(answered - asked < .seconds(20), "a trivial task waited \(answered - asked) behind the reads")
         #expect(store.readThreads.busy == min(count, store.readThreads.limit), "the reads ended before the task ran")
 
         // Cancelled, every read stops within moments (SQLite is interrupted) and throws CancellationError.
