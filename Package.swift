@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Documentation only (scripts/docs.sh): adds the `generate-documentation` command; nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Tests only: `TestClock` drives history monitoring's polls instead of sleeping.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // FinanceKit's value types. No dependencies.
@@ -70,7 +72,9 @@ let package = Package(
         ]),
         .testTarget(name: "CofferModelTests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats"]),
-        .testTarget(name: "CofferStoreTests", dependencies: ["CofferStore"]),
+        .testTarget(name: "CofferStoreTests", dependencies: [
+            "CofferStore", .product(name: "Clocks", package: "swift-clocks"),
+        ]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferWatchTests", dependencies: [

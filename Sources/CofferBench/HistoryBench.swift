@@ -14,7 +14,7 @@ struct HistoryBench {
         }
         let (_, before) = try await catchUp(account.id, since: nil)
         let importer = Importer(store: store, configuration: try CofferConfiguration.load(directory: nil))
-        let imported = importer.importFile(extensionFile)
+        let imported = try await importer.importFile(extensionFile)
         guard imported.succeeded else { throw CofferError(.badInput, "extension import failed: \(imported.error?.description ?? "")") }
         report("history.extension_inserted", Double(imported.inserted), decimals: 0)
 

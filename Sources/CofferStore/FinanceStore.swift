@@ -33,8 +33,10 @@ public final class FinanceStore: Sendable {
     /// Batch size and poll interval of the history sequences this store makes (a parameter, not ambient state).
     public let historyOptions: HistoryOptions
     let pool: DatabasePool
-    /// Connections that queries and history read through on the calling thread (`readNow`).
+    /// Connections that queries and history read through, on `readThreads` (`readOffPool`).
     let readers: ReaderPool
+    /// The threads `readOffPool` runs reads on, off the cooperative pool.
+    let readThreads = ReadThreads()
     let tokenKeyData: Data
     var tokenKey: SymmetricKey { SymmetricKey(data: tokenKeyData) }
     /// History tokens' MAC, keyed once.
@@ -177,6 +179,8 @@ public final class FinanceStore: Sendable {
     }
 
     /// Runs a read, mapping SQLite trouble (locked, unreadable) to FinanceKit's transient `dataRestricted`.
+    /// GRDB runs it on a reader's dispatch queue (off the cooperative pool) and interrupts it when the task is
+    /// cancelled.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
@@ -185,8 +189,9 @@ public final class FinanceStore: Sendable {
         }
     }
 
-    /// Runs a read on one of `readers`, on the calling thread, with `read`'s error mapping. The body sees the
-    /// store as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
+    /// Runs a read on one of `readers` on the calling thread, with `read`'s error mapping: for bounded look-ups
+    /// (history's "nothing new since this token") and tests; the `async` API's queries read through `readOffPool`. The body sees the store
+    /// as of each statement it steps; `ReaderConnection.snapshot` gives several statements one snapshot.
     func readNow<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
         do {
             return try readers.withConnection(body)
@@ -196,7 +201,7 @@ public final class FinanceStore: Sendable {
     }
 
     /// SQLite trouble (locked, unreadable) as FinanceKit's transient `dataRestricted`; other errors as they are.
-    private func restricted(_ error: DatabaseError) -> any Error {
+    func restricted(_ error: DatabaseError) -> any Error {
         guard [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH].contains(error.resultCode) else { return error }
         logger.warning("store read failed", metadata: ["path": "\(path)", "error": "\(error)"])
         return FinanceError.dataRestricted(.financialData)

@@ -50,9 +50,11 @@ import Testing
         try follower.run()
         defer { if follower.isRunning { follower.terminate() } }
 
-        // Read lines as they come; the snapshot first, then the other process's commit.
-        let reader = Task.detached { () -> [String] in
-            var lines: [String] = []
+        // Read lines as they come (blocking reads, on a thread of their own) and publish how many transactions
+        // were inserted so far.
+        let (totals, total) = AsyncStream<Int>.makeStream()
+        Thread.detachNewThread {
+            var inserted = 0
             var buffer = Data()
             let handle = out.fileHandleForReading
             while true {
@@ -60,28 +62,33 @@ import Testing
                 if chunk.isEmpty { break }
                 buffer.append(chunk)
                 while let newline = buffer.firstIndex(of: 10) {
-                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
-                    let inserted = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["inserted"] as? [Any] }
-                    if inserted.map(\.count).reduce(0, +) >= 6 { return lines }
+                    inserted += ((try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["inserted"] as? [Any])?.count ?? 0
+                    total.yield(inserted)
                 }
             }
-            return lines
+            total.finish()
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // A deadline, not a wait: should the follower never print what is expected, it is stopped and the output
+        // ends, so the test fails instead of hanging.
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(30))
+            follower.terminate()
+        }
+        defer { deadline.cancel() }
+        var seen = totals.makeAsyncIterator()
+        func reach(_ count: Int) async -> Bool {
+            while let inserted = await seen.next() { if inserted >= count { return true } }
+            return false
+        }
+        // The snapshot (4 transactions) first: the follower has caught up and now follows.
+        #expect(await reach(4))
         let started = Date()
         let other = try coffer(["import", "--store", store, "feeds/ofx/foreign.ofx"])
         #expect(other.status == 0)
-        let lines = try await withThrowingTaskGroup(of: [String].self) { group in
-            group.addTask { await reader.value }
-            group.addTask { try await Task.sleep(for: .seconds(20)); return [] }
-            let first = try await group.next() ?? []
-            group.cancelAll()
-            return first
-        }
+        #expect(await reach(6), "snapshot of 4, then the 2 the other process committed")
         follower.terminate()
-        let inserted = lines.compactMap { (try? jsonObject($0))?["inserted"] as? [Any] }.map(\.count).reduce(0, +)
-        #expect(inserted == 6, "snapshot of 4, then the 2 the other process committed")
         #expect(Date().timeIntervalSince(started) < 10)
     }
 }

@@ -82,7 +82,7 @@ import Testing
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if condition() { return true }
-                usleep(50_000)
+                usleep(50_000)  // sleep justified: polls another process's state, with a deadline
             }
             return condition()
         }

@@ -82,7 +82,7 @@ import Testing
                                      Identity.amexCSV([("2026-03-12", "Whole Foods Market", "54.10", ""),
                                                        ("2026-04-02", "PayPal Spotify", "11.99", "")]))
         #expect((april.status, april.accountsAdded, april.inserted, april.unchanged) == (.imported, 0, 1, 1))
-        let again = importer.importFile(bench.folder + "/lakeside-03.csv", options: ImportOptions(force: true))
+        let again = try await importer.importFile(bench.folder + "/lakeside-03.csv", options: ImportOptions(force: true))
         #expect((again.inserted, again.updated, again.deleted) == (0, 0, 0))
         #expect(try await Identity.accounts(bench).count == 1)
 

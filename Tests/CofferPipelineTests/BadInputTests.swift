@@ -9,7 +9,7 @@ import Testing
         let before = try await bench.store.info()
         let path = bench.folder + "/" + name
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        let report = bench.importer.importFile(path, options: ImportOptions(profileID: profile))
+        let report = try await bench.importer.importFile(path, options: ImportOptions(profileID: profile))
         #expect(report.status == .failed, "\(name)")
         let error = try #require(report.error)
         #expect(error.description.contains(name), "\(error.description)")
@@ -49,7 +49,7 @@ import Testing
     @Test func skippingBadRowsImportsTheRestAndReportsEachSkippedRow() async throws {
         let bench = try Workbench()
         let path = try bench.file("mixed.csv", csv(["2026-03-01,A,-1.00,booked", "2026-03-45,B,-2.00,booked", "2026-03-03,C,oops,booked"]))
-        let report = bench.importer.importFile(path, options: ImportOptions(skipBadRows: true))
+        let report = try await bench.importer.importFile(path, options: ImportOptions(skipBadRows: true))
         #expect(report.status == .imported)
         #expect(report.inserted == 1)
         #expect(report.warnings.filter { $0.contains("mixed.csv:3") || $0.contains("mixed.csv:4") }.count == 2, "\(report.warnings)")

@@ -25,7 +25,7 @@ import Testing
         try Self.profile.write(toFile: bench.folder + "/config/profiles/dated-export.yaml", atomically: true, encoding: .utf8)
         let importer = Importer(store: bench.store, configuration: try CofferConfiguration.load(directory: bench.folder + "/config"))
         for file in imports {
-            let report = importer.importFile(try bench.file(file.name, file.text), options: ImportOptions())
+            let report = try await importer.importFile(try bench.file(file.name, file.text), options: ImportOptions())
             #expect(report.status == .imported, "\(file.name): \(report.error?.description ?? "")")
             #expect(report.warnings.contains { $0.contains("does not match as_of.file_name") } == !dated, "\(report.warnings)")
         }

@@ -25,18 +25,18 @@ import Testing
     ])
     func aSecondAccountsExportLandsInASecondAccount(_ sample: String, _ other: String, _ expected: [String]) async throws {
         let bench = try Workbench()
-        #expect(bench.importer.importFile(Self.feeds + "/" + sample).status == .imported)
-        let report = bench.importer.importFile(Self.second + "/" + other)
+        #expect(try await bench.importer.importFile(Self.feeds + "/" + sample).status == .imported)
+        let report = try await bench.importer.importFile(Self.second + "/" + other)
         #expect(report.status == .imported, "\(report.error?.description ?? "")")
         #expect(try await Self.accounts(bench) == expected)
         // The same files again: nothing new, no third account.
-        #expect(bench.importer.importFile(Self.second + "/" + other, options: ImportOptions(force: true)).inserted == 0)
+        #expect(try await bench.importer.importFile(Self.second + "/" + other, options: ImportOptions(force: true)).inserted == 0)
         #expect(try await Self.accounts(bench).count == 2)
     }
 
     @Test func capitalOnesTwoCardsInOneFileAreGroupedPerCard() async throws {
         let bench = try Workbench()
-        let report = bench.importer.importFile(Self.second + "/capital-one-2026-04-two-cards.csv")
+        let report = try await bench.importer.importFile(Self.second + "/capital-one-2026-04-two-cards.csv")
         #expect(report.accountsAdded == 2)
         let accounts = try await bench.store.accounts(query: AccountQuery())
         let masked = try await bench.store.maskedAccountNumbers()
@@ -48,7 +48,7 @@ import Testing
     @Test func theSameShortNumberAtTwoInstitutionsIsTwoAccounts() async throws {
         // Chase ••••1234 (from the file name) and a Capital One card ••••1234 (from its column).
         let bench = try Workbench()
-        #expect(bench.importer.importFile(Self.feeds + "/Chase1234_Activity_20260315.CSV").status == .imported)
+        #expect(try await bench.importer.importFile(Self.feeds + "/Chase1234_Activity_20260315.CSV").status == .imported)
         let card = "Transaction Date,Posted Date,Card No.,Description,Category,Debit,Credit\n2026-03-12,2026-03-13,1234,SHOP,Merchandise,5.00,\n"
         #expect(try bench.importing("capital-one-1234.csv", card).accountsAdded == 1)
         #expect(try await Self.accounts(bench) == ["Capital One ••••1234", "JPMorgan Chase Bank ••••1234"])

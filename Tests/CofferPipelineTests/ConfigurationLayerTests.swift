@@ -228,7 +228,7 @@ struct MerchantRuleConditionTests {
             2026-03-03,GLOBEX CORP DIR DEP 030326,3200.00,booked
             2026-03-04,STARBUCKS STORE 123,-4.50,booked
             """)
-        #expect(importer.importFile(path).status == .imported)
+        #expect(try await importer.importFile(path).status == .imported)
         let byText = Dictionary(uniqueKeysWithValues: try await bench.transactions().map { ($0.originalTransactionDescription, $0) })
         #expect(byText["RENT MARCH"]?.merchantName == "Landlord")
         #expect(byText["KONTOFUEHRUNG"]?.merchantName == "Giro Fee")

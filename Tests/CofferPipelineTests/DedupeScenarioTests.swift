@@ -459,7 +459,7 @@ import Testing
         let token = try await bench.token()
         let status = try bench.importing("c.csv", Self.statusCSV(["2026-05-08,Lakeside Parking,-8.20,booked"]))
         #expect((status.inserted, status.updated, status.unchanged) == (0, 0, 1))
-        let again = bench.importer.importFile(bench.folder + "/b.csv", options: ImportOptions(force: true))
+        let again = try await bench.importer.importFile(bench.folder + "/b.csv", options: ImportOptions(force: true))
         #expect((again.inserted, again.updated, again.unchanged) == (0, 0, 1))
         var changed = 0
         for try await c in bench.store.allTransactionHistory(since: token, isMonitoring: false) {

@@ -63,7 +63,7 @@ import Testing
 
     static func snapshot(of sample: String) async throws -> Expected {
         let bench = try Workbench()
-        let report = bench.importer.importFile(repositoryRoot + "/" + sample)
+        let report = try await bench.importer.importFile(repositoryRoot + "/" + sample)
         let accounts = try await bench.store.accounts(query: AccountQuery())
         let names = Dictionary(accounts.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
         let balances = try await bench.store.accountBalances(query: AccountBalanceQuery())

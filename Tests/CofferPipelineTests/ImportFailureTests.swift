@@ -41,7 +41,7 @@ import Testing
         holder.start()
         holding.wait()
         // The importer waits out SQLite's busy timeout (30 s), then gives up.
-        let report = bench.importer.importFile(path)
+        let report = try await bench.importer.importFile(path)
         release.signal()
         let error = try #require(report.error)
         #expect(report.status == .failed)
@@ -49,7 +49,7 @@ import Testing
         #expect((error.underlying as? DatabaseError)?.resultCode == .SQLITE_BUSY)
         #expect(error.location?.file == path)
         // Once the lock is released the same file imports.
-        let again = bench.importer.importFile(path)
+        let again = try await bench.importer.importFile(path)
         #expect(again.status == .imported && again.inserted == 1, "\(again.error?.description ?? "")")
         other.close()
     }

@@ -79,6 +79,7 @@ private struct CountingParser: StatementParser {
         }
         // `run` returned only after the parser stopped: it made no progress since, and stopped early.
         let emittedAtReturn = progress.value.withLock { $0 }
+        // Sleep justified: showing that a thread makes *no* progress takes time passing; the parser thread has no clock.
         Thread.sleep(forTimeInterval: 0.05)
         #expect(progress.value.withLock { $0 } == emittedAtReturn)
         #expect(progress.stoppedEarly.withLock { $0 })

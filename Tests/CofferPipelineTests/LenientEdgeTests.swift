@@ -84,7 +84,7 @@ import Testing
         try Self.camt(message: "052", account: "CH2400700792068568504", currency: nil, period: period, entries)
             .write(toFile: path, atomically: true, encoding: .utf8)
         let accountsBefore = try await store.accounts(query: AccountQuery()).count
-        let report = importer.importFile(path)
+        let report = try await importer.importFile(path)
         #expect(report.status == .imported, "\(report.error?.description ?? "")")
         #expect(report.inserted == 2)
         #expect(report.deleted == 0)
@@ -127,7 +127,7 @@ import Testing
         let text = try String(contentsOfFile: repositoryRoot + "/Tests/Golden/ofx-shapes/no-account-sgml-creditunion.ofx", encoding: .utf8)
             .replacingOccurrences(of: "<CURDEF>USD", with: "<CURDEF>EUR")
         let path = try bench.file("eur-noacct.ofx", text)
-        let report = bench.importer.importFile(path, options: ImportOptions(account: .existing(usd.id)))
+        let report = try await bench.importer.importFile(path, options: ImportOptions(account: .existing(usd.id)))
         #expect(report.status == .failed)
         #expect(report.error?.message.contains("is in USD") == true)
     }

@@ -50,7 +50,7 @@ import Testing
                 let context = "seed \(seed) order \(order.map { statements[$0].name }) after import \(step + 1) (\(statements[i].name))"
                 let path = folder + "/" + statements[i].name
                 try statements[i].text.write(toFile: path, atomically: true, encoding: .utf8)
-                let report = importer.importFile(path)
+                let report = try await importer.importFile(path)
                 #expect(report.status == .imported || report.status == .alreadyImported,
                         "\(context): \(report.error?.description ?? "")")
                 for try await changes in store.allTransactionHistory(since: token, isMonitoring: false) {

@@ -267,7 +267,7 @@ import Testing
         for i in order {
             let path = folder + "/" + statements[i].name
             try statements[i].text.write(toFile: path, atomically: true, encoding: .utf8)
-            let report = importer.importFile(path)
+            let report = try await importer.importFile(path)
             // Two statements may come out byte for byte alike (same window, same format): skipped as imported.
             #expect(report.status == .imported || report.status == .alreadyImported,
                     "seed \(seed) order \(order) \(statements[i].name): \(report.error?.description ?? "")")

@@ -186,7 +186,7 @@ import Testing
         let bench = try Workbench()
         _ = try bench.importing("march.ofx", Self.march)
         let path = try bench.file("april.ofx", Self.april(withGroceries: false))
-        let dry = bench.importer.importFile(path, options: ImportOptions(dryRun: true))
+        let dry = try await bench.importer.importFile(path, options: ImportOptions(dryRun: true))
         #expect(dry.status == .dryRun)
         #expect(dry.attention.count == 1)
         #expect(try await bench.store.reconcile().first?.statements.count == 1)

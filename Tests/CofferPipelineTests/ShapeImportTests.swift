@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: expectations) func importsAsExpected(_ expected: Expectation) async throws {
         let bench = try Workbench()
         let path = Self.folder + "/" + expected.file
-        let report = bench.importer.importFile(path)
+        let report = try await bench.importer.importFile(path)
         let messages = ([report.error?.description].compactMap { $0 } + report.warnings).joined(separator: "\n")
         if expected.read {
             #expect(report.status == .imported, "\(messages)")
@@ -106,7 +106,7 @@ import Testing
     @Test(arguments: camtExpectations) func camtImportsAsExpected(_ expected: CamtExpectation) async throws {
         let bench = try Workbench()
         let path = Self.camtFolder + "/" + expected.file
-        let report = bench.importer.importFile(path)
+        let report = try await bench.importer.importFile(path)
         let messages = ([report.error?.description].compactMap { $0 } + report.warnings).joined(separator: "\n")
         if !expected.pattern.isEmpty {
             #expect(messages.range(of: expected.pattern, options: [.regularExpression, .caseInsensitive]) != nil,
@@ -150,9 +150,9 @@ import Testing
         // account and EUR gets its own; the same file again changes nothing.
         let bench = try Workbench()
         let path = Self.camtFolder + "/multi-ccy-one-stmt-053-v08.xml"
-        let first = bench.importer.importFile(path)
+        let first = try await bench.importer.importFile(path)
         #expect(first.accountsAdded == 2)
-        let again = bench.importer.importFile(path, options: ImportOptions(force: true))
+        let again = try await bench.importer.importFile(path, options: ImportOptions(force: true))
         #expect(again.status == .imported)
         #expect(again.inserted == 0 && again.updated == 0 && again.deleted == 0)
         #expect(again.unchanged == 5)
@@ -164,9 +164,9 @@ import Testing
     @Test func emptyCurdefTakesTheCurrencyOption() async throws {
         let bench = try Workbench()
         let path = Self.folder + "/empty-curdef-sgml.ofx"
-        let refused = bench.importer.importFile(path)
+        let refused = try await bench.importer.importFile(path)
         #expect(refused.error?.message.contains("--currency") == true)
-        let report = bench.importer.importFile(path, options: ImportOptions(currency: "USD"))
+        let report = try await bench.importer.importFile(path, options: ImportOptions(currency: "USD"))
         #expect(report.status == .imported)
         let stored = try await bench.transactions()
         #expect(stored.count == 7)
@@ -191,19 +191,19 @@ import Testing
     @Test func statementWithoutAccountNeedsTheAccountOption() async throws {
         let bench = try Workbench()
         let path = Self.folder + "/no-account-qbo.qbo"
-        let refused = bench.importer.importFile(path)
+        let refused = try await bench.importer.importFile(path)
         #expect(refused.status == .failed)
         #expect(refused.error?.message.contains("--account") == true)
         #expect(try await bench.store.accounts(query: AccountQuery()).isEmpty)
 
-        let created = bench.importer.importFile(path, options: ImportOptions(account: .new(name: "Harlow card")))
+        let created = try await bench.importer.importFile(path, options: ImportOptions(account: .new(name: "Harlow card")))
         #expect(created.status == .imported)
         #expect(created.inserted == 6)
         let accounts = try await bench.store.accounts(query: AccountQuery())
         #expect(accounts.map(\.displayName) == ["Harlow card"])
 
         // The same download again, named by the stored account's id: nothing new, no second account.
-        let again = bench.importer.importFile(path, options: ImportOptions(force: true, account: .existing(accounts[0].id)))
+        let again = try await bench.importer.importFile(path, options: ImportOptions(force: true, account: .existing(accounts[0].id)))
         #expect(again.status == .imported)
         #expect(again.inserted == 0)
         #expect(again.unchanged == 6)
@@ -220,9 +220,9 @@ import Testing
 
     @Test func theAccountOptionDoesNotOverrideAStatementsOwnAccount() async throws {
         let bench = try Workbench()
-        _ = bench.importer.importFile(Self.folder + "/no-account-qbo.qbo", options: ImportOptions(account: .new(name: "Other")))
+        _ = try await bench.importer.importFile(Self.folder + "/no-account-qbo.qbo", options: ImportOptions(account: .new(name: "Other")))
         let other = try await bench.store.accounts(query: AccountQuery())
-        let report = bench.importer.importFile(repositoryRoot + "/feeds/ofx/bank-ofx1-sgml.ofx",
+        let report = try await bench.importer.importFile(repositoryRoot + "/feeds/ofx/bank-ofx1-sgml.ofx",
                                                options: ImportOptions(account: .existing(other[0].id)))
         #expect(report.status == .imported)
         #expect(report.accountsAdded == 1)

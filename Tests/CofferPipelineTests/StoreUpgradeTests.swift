@@ -30,7 +30,7 @@ import Testing
         #expect(files.count == 42)
         var reimported = 0
         for file in files {
-            let report = importer.importFile(repositoryRoot + "/" + file, options: ImportOptions(force: true, listChanges: true))
+            let report = try await importer.importFile(repositoryRoot + "/" + file, options: ImportOptions(force: true, listChanges: true))
             if file.contains("/garbage-") {
                 // It held no statement: that release imported nothing from it, today's refuses it.
                 #expect(report.status == .failed, "\(file)")
@@ -59,7 +59,7 @@ import Testing
         #expect(reimported == 39)
         // Moved once: importing that file again changes nothing, and every entry is on the day written in its offset.
         let midnight = repositoryRoot + "/Tests/Golden/camt-shapes/quirk-dttm-offset-midnight-052-v08.xml"
-        let again = importer.importFile(midnight, options: ImportOptions(force: true))
+        let again = try await importer.importFile(midnight, options: ImportOptions(force: true))
         #expect(again.updated == 0 && again.inserted == 0)
         let near = try await store.transactions(query: TransactionQuery(searchText: "")).filter {
             $0.transactionAmount.currencyCode == "EUR" && [25, 14.2, 640, 9.9].contains($0.transactionAmount.amount)
@@ -103,7 +103,7 @@ import Testing
             ("2026-03-14", "BLUE BOTTLE COFFEE", "6.50", "AX5"),
         ])
         try ofx.write(toFile: folder + "/amex.ofx", atomically: true, encoding: .utf8)
-        let report = importer.importFile(folder + "/amex.ofx")
+        let report = try await importer.importFile(folder + "/amex.ofx")
         #expect(report.status == .imported && report.accountsAdded == 0, "\(report.error?.description ?? "")")
         #expect(report.inserted == 1, "only the row the CSV did not have")
         #expect(try await store.accounts(query: AccountQuery()).count == accounts)

@@ -52,7 +52,7 @@ import Testing
             for i in order {
                 let path = folder + "/" + statements[i].name
                 try statements[i].text.write(toFile: path, atomically: true, encoding: .utf8)
-                let report = importer.importFile(path)
+                let report = try await importer.importFile(path)
                 try #require(report.status == .imported, "seed \(seed): \(report.error?.description ?? "")")
                 if ProcessInfo.processInfo.environment["UNDO_DEBUG"] != nil { print("DEBUG import", statements[i].name, statements[i].from, statements[i].through, report.inserted, report.updated, report.deleted, report.unchanged, report.warnings) }
                 ledgerID[try await store.imports(limit: 1)[0].id] = i
@@ -73,7 +73,7 @@ import Testing
             #expect(doctor.ok, "\(context): \(doctor.checks.filter { !$0.ok }.map(\.detail))")
             // Redo: the undone files import again (not skipped as imported) and the store is whole again.
             for i in order where undone.contains(i) {
-                let report = importer.importFile(folder + "/" + statements[i].name)
+                let report = try await importer.importFile(folder + "/" + statements[i].name)
                 #expect(report.status == .imported, "\(context): redo \(statements[i].name) \(report.status)")
             }
             let redone = Gen.projection(try await store.transactions(query: TransactionQuery()))

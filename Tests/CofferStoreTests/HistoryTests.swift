@@ -1,3 +1,4 @@
+import Clocks
 import CofferStore
 import Foundation
 import Testing
@@ -87,39 +88,42 @@ import Testing
         #expect(try await collect(store.accountBalanceHistory(forAccountID: a.id, isMonitoring: false)).flatMap(\.inserted).isEmpty)
     }
 
-    @Test func monitoringDeliversLaterCommitsAndEndsOnCancel() async throws {
+    @Test func monitoringWakesOnItsClockSeesTheCommitAndEndsOnCancel() async throws {
         let (store, path) = try makeStore()
         let a = try addAccount(store)
-        let watcher = try FinanceStore(path: path, access: .readOnly)
-        let received = Task {
-            var seen: [Transaction] = []
-            for try await changes in watcher.transactionHistory(forAccountID: a.id, isMonitoring: true) {
-                seen += changes.inserted
-                if seen.count >= 1 { break }
+        // The monitor sleeps on a clock the test moves: no real time passes, none is waited for.
+        let clock = TestClock()
+        let watcher = try FinanceStore(path: path, access: .readOnly,
+                                       historyOptions: HistoryOptions(pollInterval: .milliseconds(15), clock: clock))
+        let (batches, yield) = AsyncThrowingStream<Changes<Transaction>, any Error>.makeStream()
+        let monitor = Task {
+            do {
+                for try await changes in watcher.transactionHistory(forAccountID: a.id, isMonitoring: true) { yield.yield(changes) }
+                yield.finish()
+            } catch {
+                yield.finish(throwing: error)
             }
-            return seen
         }
-        try await Task.sleep(for: .milliseconds(300))
-        let t = try insert(store, [makeTransaction(a.id, "4.20", on: "2026-01-02")])
-        let seen = try await received.value
-        #expect(seen.map(\.id) == t.map(\.id))
+        var received = batches.makeAsyncIterator()
+        // The empty account's snapshot, then the monitor has caught up and sleeps.
+        #expect(try await received.next()?.inserted.isEmpty == true)
+        #expect(await sleepsOn(clock))
 
-        // A monitoring sequence with nothing new stays open after the snapshot, and ends when cancelled.
-        let (firstBatch, signal) = AsyncStream<Void>.makeStream()
-        let idle = Task {
-            var batches: [Changes<Transaction>] = []
-            for try await changes in watcher.transactionHistory(forAccountID: a.id, isMonitoring: true) {
-                batches.append(changes)
-                signal.yield()
-            }
-            return batches
+        // A commit (another connection): seen once the poll interval has passed on the monitor's clock.
+        let t = try insert(store, [makeTransaction(a.id, "4.20", on: "2026-01-02")])
+        #expect(await sleepsOn(clock), "the monitor looked before its interval passed")
+        await clock.advance(by: .milliseconds(15))
+        #expect(try await received.next()?.inserted.map(\.id) == t.map(\.id))
+
+        // Many intervals with nothing new: the monitor wakes, finds the store unchanged, sleeps again; no batch.
+        for _ in 0..<20 {
+            #expect(await sleepsOn(clock))
+            await clock.advance(by: .milliseconds(15))
         }
-        for await _ in firstBatch { break }
-        try await Task.sleep(for: .milliseconds(500))  // several poll intervals with nothing new
-        idle.cancel()
-        let batches = try await idle.value
-        #expect(batches.count == 1)
-        #expect(batches.flatMap(\.inserted).count == 1)
+        #expect(await sleepsOn(clock))
+        monitor.cancel()
+        #expect(try await received.next() == nil, "a batch with nothing new, or the sequence did not end on cancel")
+        watcher.close()
     }
 
     @Test func badTokensThrowHistoryTokenInvalidAndNilRecovers() async throws {
@@ -164,4 +168,14 @@ import Testing
         try insert(store, [makeTransaction(a.id, "6", on: "2026-01-06")])
         #expect(try await collect(store.transactionHistory(forAccountID: a.id, since: fresh, isMonitoring: false)).flatMap(\.inserted).count == 1)
     }
+}
+
+/// Whether a task sleeps on `clock` (waits, without sleeping itself, until one does; false after 10 s of real
+/// time). `TestClock.checkSuspension` throws exactly while some task sleeps on the clock.
+func sleepsOn(_ clock: TestClock<Duration>) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if (try? await clock.checkSuspension()) == nil { return true }
+    }
+    return false
 }

@@ -102,22 +102,27 @@ import Testing
     @Test func aCheckpointDoesNotWaitForAnotherWriter() async throws {
         let (store, path) = try makeStore()
         let account = try addAccount(store)
-        let started = DispatchSemaphore(value: 0)
+        // A writer that holds the write lock until the test lets it commit.
+        let (started, startedSignal) = AsyncStream<Void>.makeStream()
+        let (committed, committedSignal) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
         let writer = Thread {
             try? store.write { w in
                 try w.insert(makeTransaction(account.id, "1", on: "2026-02-01"), keys: DedupeKeys(externalID: "x"))
-                started.signal()
-                Thread.sleep(forTimeInterval: 1.5)
+                startedSignal.finish()
+                release.wait()
             }
+            committedSignal.finish()
         }
         writer.start()
-        started.wait()
+        for await _ in started {}
         let clock = ContinuousClock()
         let begun = clock.now
         // Another connection holds the write lock: copy what is committed, report it incomplete, do not wait.
         #expect(!FinanceStore.checkpoint(path: path, waitingAtMost: .seconds(10)))
         #expect(clock.now - begun < .seconds(1))
-        try await Task.sleep(for: .seconds(2))
+        release.signal()
+        for await _ in committed {}
         #expect(store.close())
         let copy = try FinanceStore(path: Self.copyFileAlone(path), access: .readOnly)
         #expect(try await copy.transactions(query: TransactionQuery()).count == 1)

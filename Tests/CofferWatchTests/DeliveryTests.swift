@@ -119,7 +119,7 @@ struct DeliveryTests {
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, WNOHANG)  // not our child: reaped by init, but harmless
                 gone = kill(pid, 0) != 0 || Self.isZombie(pid)
-                if !gone { usleep(20_000) }
+                if !gone { usleep(20_000) }  // sleep justified: polls another process's end, with a deadline (500 tries)
             }
             #expect(gone, "the hook's sleep (pid \(pid)) outlived the time limit")
         }

@@ -50,7 +50,7 @@ struct ServiceClockTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 1)
 
         // An hour later (on the service's clock) it runs.
-        try await clock.sleep(for: .seconds(3600))
+        try await clock.sleep(for: .seconds(3600))  // the test clock's sleep: moves its time, waits for nothing
         try await service.run()
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 2)
     }

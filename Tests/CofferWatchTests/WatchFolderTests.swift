@@ -22,13 +22,14 @@ struct WatchFolderTests {
         let chunks = stride(from: 0, to: lines.count, by: 12).map { lines[$0..<min($0 + 12, lines.count)].joined(separator: "\n") }
         for (i, chunk) in chunks.enumerated() {
             try handle.write(contentsOf: Data((chunk + (i < chunks.count - 1 ? "\n" : "")).utf8))
-            // Longer than the settle time: only the open-for-writing check keeps the file waiting.
+            // Longer than the settle time: only the open-for-writing check keeps the file waiting. Sleep justified: the
+            // test is a slow writer in real time (file times are the kernel's, no clock to inject).
             try await Task.sleep(for: .milliseconds(600))
             #expect(try await store.imports().isEmpty, "imported while still being written")
         }
         try handle.close()
         #expect(try await eventually { try await store.imports().count == 1 })
-        try await Task.sleep(for: .milliseconds(700))
+        try await Task.sleep(for: .milliseconds(700))  // sleep justified: shows that no second import follows (time must pass)
         #expect(try await store.imports().count == 1)
         #expect(try await bench.transactionCount(store) == 40)
         #expect(bench.files(under: bench.processed).map { ($0 as NSString).lastPathComponent } == ["2026-01-slow.csv"])

@@ -20,6 +20,7 @@ struct WatchProcessTests {
         try await writeStatements([(bench.inbox + "/big.csv", "big", rows)])
         let watch = try CofferProcess(arguments(bench))
         #expect(try await eventually(timeout: .seconds(60)) { watch.stderr.contains("\"message\":\"importing\"") })
+        // Sleep justified: lets another process's import get under way, so the signal lands mid-file (no clock there).
         try await Task.sleep(for: .milliseconds(300))
         watch.signal(SIGTERM)
         let status = try await watch.wait(timeout: .seconds(240))
@@ -40,6 +41,7 @@ struct WatchProcessTests {
         try await writeStatements([(bench.inbox + "/big.csv", "big2", rows)])
         let watch = try CofferProcess(arguments(bench))
         #expect(try await eventually(timeout: .seconds(60)) { watch.stderr.contains("\"message\":\"importing\"") })
+        // Sleeps justified: space the signals to another process in real time (mid-import, then a second one apart).
         try await Task.sleep(for: .milliseconds(300))
         watch.signal(SIGTERM)
         try await Task.sleep(for: .milliseconds(200))

@@ -136,7 +136,7 @@ func eventually(timeout: Duration = .seconds(20), _ condition: () async throws -
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
         if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(50))
+        try await Task.sleep(for: .milliseconds(50))  // sleep justified: a condition on files and processes, with a deadline
     }
     return try await condition()
 }

@@ -76,10 +76,13 @@ struct ImportCommand: AsyncParsableCommand {
                                         account: choice, currency: currency?.uppercased())
             var reports: [FileReport] = []
             for file in files {
-                let progress: ((Int) -> Void)? = isErrorTerminal && !json ? { count in
-                    FileHandle.standardError.write(Data("\r\u{1B}[2K\(file): \(count.formatted()) transactions read".utf8))
-                } : nil
-                let report = importer.importFile(file, options: options, progress: progress)
+                var progress: (@Sendable (Int) -> Void)?
+                if isErrorTerminal && !json {
+                    progress = { count in
+                        FileHandle.standardError.write(Data("\r\u{1B}[2K\(file): \(count.formatted()) transactions read".utf8))
+                    }
+                }
+                let report = try await importer.importFile(file, options: options, progress: progress)
                 if progress != nil { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
                 reports.append(report)
                 if !report.succeeded {

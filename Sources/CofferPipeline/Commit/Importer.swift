@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import Logging
+import Synchronization
 
 /// Options of one `coffer import` run.
 public struct ImportOptions: Sendable {
@@ -53,12 +54,14 @@ public struct ImportOptions: Sendable {
 /// For example:
 /// ```swift
 /// let importer = Importer(store: store, configuration: try .load(directory: "config"))
-/// let report = importer.importFile("feeds/ofx/bank-ofx1-sgml.ofx")
+/// let report = try await importer.importFile("feeds/ofx/bank-ofx1-sgml.ofx")
 /// print(report.status, report.inserted)
 /// ```
 /// Each file is one SQLite write transaction covering its changes, their change-log rows and its import-ledger
 /// entry: a file commits whole or not at all. A failure is reported, never thrown, so one bad file never stops
 /// the others; the report's `error` is a `CofferError` whose code says whose fault it is and whether to retry.
+/// From async code use the `async` form: it runs the import on a thread of its own (never on the cooperative
+/// pool) and stops without writing anything when its task is cancelled.
 public struct Importer: Sendable {
     public let store: FinanceStore
     public let configuration: CofferConfiguration
@@ -72,8 +75,48 @@ public struct Importer: Sendable {
         self.logger = logger
     }
 
-    /// Imports one file; `progress` hears the number of transactions read so far, every 10,000.
+    /// Imports one file on the calling thread, which it holds until the file is committed; `progress` hears the
+    /// number of transactions read so far, every 10,000.
     public func importFile(_ path: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil) -> FileReport {
+        importFile(path, options: options, progress: progress, isCancelled: nil).report
+    }
+
+    /// Imports one file on a thread of its own, off Swift's cooperative pool; `progress` hears the number of
+    /// transactions read so far, every 10,000 (on the import's thread).
+    ///
+    /// For example:
+    /// ```swift
+    /// let task = Task { try await importer.importFile(path) }
+    /// task.cancel()  // before the commit: nothing of the file is written, the task throws CancellationError
+    /// ```
+    /// Cancelling the task stops the import before its commit (it checks between records and once more just
+    /// before committing) and throws `CancellationError`; the store is then exactly as before. Once the commit
+    /// has begun, cancelling changes nothing and the report comes back. Every other failure is in the report.
+    public func importFile(_ path: String, options: ImportOptions = ImportOptions(),
+                           progress: (@Sendable (Int) -> Void)? = nil) async throws -> FileReport {
+        try Task.checkCancellation()
+        let cancelled = CancelFlag()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<(report: FileReport, cancelled: Bool), Never>) in
+                let thread = Thread {
+                    continuation.resume(returning: importFile(path, options: options, progress: progress,
+                                                              isCancelled: { cancelled.isSet }))
+                }
+                thread.name = "coffer-import"
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+        if outcome.cancelled { throw CancellationError() }
+        return outcome.report
+    }
+
+    /// The import itself, on the calling thread. `isCancelled` is asked between records and before the commit;
+    /// when it says yes the write transaction rolls back and `cancelled` is true.
+    func importFile(_ path: String, options: ImportOptions, progress: ((Int) -> Void)?,
+                    isCancelled: (() -> Bool)?) -> (report: FileReport, cancelled: Bool) {
         let started = Date()
         var report = FileReport(path: path, status: .failed)
         let stamp = FileStamp(path: path)
@@ -100,9 +143,14 @@ public struct Importer: Sendable {
                                                 accountRules: StatementAccount.Rules(institutions: configuration.institutions,
                                                                                      aliases: configuration.accountAliases))
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName, idNamespace: format.idNamespace)
-                try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in try session.handle(event) }
+                try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in
+                    if let isCancelled, isCancelled() { throw CancellationError() }
+                    return try session.handle(event)
+                }
                 try session.finish()
                 try writer.finishImport(unchanged: session.report.unchanged, warnings: session.report.warnings)
+                // The last moment to stop: after this the transaction commits.
+                if let isCancelled, isCancelled() { throw CancellationError() }
                 var done = session.report
                 done.status = options.dryRun ? .dryRun : .imported
                 return done
@@ -112,6 +160,10 @@ public struct Importer: Sendable {
                 "inserted": "\(report.inserted)", "updated": "\(report.updated)", "deleted": "\(report.deleted)",
                 "unchanged": "\(report.unchanged)",
             ])
+        } catch is CancellationError where isCancelled != nil {
+            logger.info("import cancelled; nothing written", metadata: ["file": "\(path)"])
+            report.seconds = Date().timeIntervalSince(started)
+            return (report, true)
         } catch {
             report.status = .failed
             report.inserted = 0
@@ -124,7 +176,7 @@ public struct Importer: Sendable {
             logger.error("import failed", metadata: ["file": "\(path)", "code": "\(failure.code)", "error": "\(failure.description)"])
         }
         report.seconds = Date().timeIntervalSince(started)
-        return report
+        return (report, false)
     }
 
     /// The statement files named by `paths`: files as given, folders searched recursively (hidden files and
@@ -196,4 +248,11 @@ public struct Importer: Sendable {
         while let chunk = try reader.next() { hasher.update(data: chunk) }
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
+}
+
+/// Set once when an async import's task is cancelled; read by the import's thread between records.
+private final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
 }

@@ -14,21 +14,29 @@ extension FinanceStore {
     /// From `nil` it yields the current state as `inserted`, then what changes after. From a token it yields
     /// only what changed after it, coalesced per entity, in batches of at most `batchSize`, each with a token
     /// that resumes after it. With `isMonitoring: false` it ends after catching up; with `true` it stays open,
-    /// delivers commits of any process within about a second, and ends when its task is cancelled. Errors
-    /// (`FinanceError.historyTokenInvalid`) surface from `next()`.
+    /// delivers commits of any process within a poll interval (`HistoryOptions.pollInterval`, 15 ms), and ends
+    /// when its task is cancelled. Errors (`FinanceError.historyTokenInvalid`) surface from `next()`.
+    ///
+    /// Its SQLite work runs on the store's own threads, never blocking a thread of Swift's cooperative pool; while
+    /// caught up, a monitoring sequence sleeps on `HistoryOptions.clock` and between sleeps only compares SQLite's
+    /// data version (a few microseconds), reading the change log when another connection committed.
     public struct History<Model: Identifiable & Sendable>: AsyncSequence, Sendable where Model.ID == UUID {
         public typealias Element = Changes<Model>
         let reader: HistoryReader<Model>
 
-        public func makeAsyncIterator() -> Iterator { Iterator(reader: reader) }
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(reader: reader, watch: reader.isMonitoring ? ChangeWatch() : nil)
+        }
 
         public struct Iterator: AsyncIteratorProtocol {
             let reader: HistoryReader<Model>
+            /// A monitoring sequence's look at the store's data version (its own connection, opened on first use).
+            let watch: ChangeWatch?
             var state: HistoryReader<Model>.State = .start
 
             public mutating func next() async throws -> Changes<Model>? {
                 do {
-                    return try await reader.next(&state)
+                    return try await reader.next(&state, watch: watch)
                 } catch is CancellationError {
                     // Cancelling the task ends the sequence, wherever the cancellation found it.
                     state = .finished
@@ -73,16 +81,30 @@ extension FinanceStore {
 }
 
 /// Tuning of history reading. `batchSize` bounds each `Changes`; `pollInterval` is how often a monitoring
-/// sequence looks for commits of other processes.
+/// sequence that has caught up looks whether another connection (of any process) committed, and `clock` is what
+/// it sleeps on between looks.
+///
+/// For example, a test drives a monitor with swift-clocks' `TestClock` instead of waiting:
+/// ```swift
+/// let clock = TestClock()
+/// let store = try FinanceStore(path: path, historyOptions: HistoryOptions(clock: clock))
+/// // … start monitoring, commit elsewhere, then:
+/// await clock.advance(by: .milliseconds(15))
+/// ```
 public struct HistoryOptions: Sendable {
     public var batchSize: Int
     public var pollInterval: Duration
     /// How many change-log rows are coalesced at once.
     public var window: Int
+    /// What a monitoring sequence sleeps on between looks at the store (`ContinuousClock` unless a test injects
+    /// one).
+    public var clock: any Clock<Duration>
 
-    public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(200), window: Int = 50_000) {
+    public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(15), window: Int = 50_000,
+                clock: any Clock<Duration> = ContinuousClock()) {
         self.batchSize = max(1, batchSize)
         self.pollInterval = pollInterval
         self.window = max(1, window)
+        self.clock = clock
     }
 }

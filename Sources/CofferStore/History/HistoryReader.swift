@@ -20,60 +20,86 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         case start
         case snapshot(at: Int64, after: UUID?, emitted: Bool)
         case changes(after: Int64, pending: [Coalesced])
+        /// Monitoring, caught up after this sequence number: waiting for the store to change.
+        case waiting(after: Int64)
         case finished
     }
 
     /// Not nested in this generic type: code over a window then runs on a concrete type.
     typealias Coalesced = CoalescedChange
 
-    func next(_ state: inout State) async throws -> Changes<Model>? {
+    /// The next batch. The SQLite work up to it runs as one read on the store's read threads (`readOffPool`);
+    /// a monitoring sequence that has caught up waits on `options.clock` between looks at `watch`.
+    func next(_ state: inout State, watch: ChangeWatch?) async throws -> Changes<Model>? {
+        if case .start = state, let since, !isMonitoring, try caughtUp(since) {
+            state = .finished
+            return nil
+        }
         while true {
             if Task.isCancelled { state = .finished }
             switch state {
             case .finished:
                 return nil
+            case .waiting(let after):
+                do {
+                    repeat {
+                        try await options.clock.sleep(for: options.pollInterval)
+                    } while !(watch?.changed(store) ?? true)
+                } catch {
+                    state = .finished
+                    return nil
+                }
+                state = .changes(after: after, pending: [])
+            default:
+                let current = state
+                let (advanced, changes) = try await store.readOffPool { job in try self.advance(current, job, watch: watch) }
+                state = advanced
+                if let changes { return changes }
+            }
+        }
+    }
+
+    /// Runs from `state` until a batch is ready, the sequence ends, or a monitoring sequence has caught up.
+    private func advance(_ start: State, _ job: ReadJob, watch: ChangeWatch?) throws -> (State, Changes<Model>?) {
+        var state = start
+        while true {
+            try job.checkCancellation()
+            switch state {
+            case .finished, .waiting:
+                return (state, nil)
             case .start:
-                state = try startState()
+                state = try startState(job)
             case .snapshot(let at, let after, let emitted):
-                let (rows, done) = try snapshotPage(at: at, after: after)
+                let (rows, done) = try snapshotPage(at: at, after: after, job)
                 if done {
                     state = .changes(after: at, pending: [])
                     if !rows.isEmpty || !emitted {
                         // The last snapshot batch (or an empty store's only batch) resumes in the change log.
-                        return Changes(inserted: rows, updated: [], deleted: [], newToken: token(after: at))
+                        return (state, Changes(inserted: rows, updated: [], deleted: [], newToken: token(after: at)))
                     }
                 } else {
                     let last = rows.last!.id
                     state = .snapshot(at: at, after: last, emitted: true)
-                    return Changes(inserted: rows, updated: [], deleted: [],
-                                   newToken: store.makeToken(HistoryPosition(sequence: at, snapshotAfter: last, inSnapshot: true)))
+                    return (state, Changes(inserted: rows, updated: [], deleted: [],
+                                           newToken: store.makeToken(HistoryPosition(sequence: at, snapshotAfter: last, inSnapshot: true))))
                 }
             case .changes(let after, var pending):
                 if pending.isEmpty {
-                    pending = try readWindow(after: after)
+                    // Before the read: a commit after it changes the data version that the wait looks at.
+                    if isMonitoring { try watch?.mark(store) }
+                    pending = try readWindow(after: after, job)
                     if pending.isEmpty {
-                        guard isMonitoring else {
-                            state = .finished
-                            return nil
-                        }
-                        do {
-                            try await Task.sleep(for: options.pollInterval)
-                        } catch {
-                            state = .finished
-                            return nil
-                        }
-                        state = .changes(after: after, pending: [])
-                        continue
+                        return (isMonitoring ? .waiting(after: after) : .finished, nil)
                     }
                 }
                 let batch = Array(pending.prefix(options.batchSize))
                 pending.removeFirst(batch.count)
-                let changes = try materialize(batch)
+                let changes = try materialize(batch, job)
                 let newAfter = batch.last!.lastSeq
                 state = .changes(after: newAfter, pending: pending)
                 if changes.isEmpty { continue }
-                return Changes(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
-                               newToken: token(after: newAfter))
+                return (state, Changes(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted,
+                                       newToken: token(after: newAfter)))
             }
         }
     }
@@ -82,15 +108,31 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         store.makeToken(HistoryPosition(sequence: sequence, snapshotAfter: nil, inSnapshot: false))
     }
 
-    private func startState() throws -> State {
+    /// Whether nothing of this stream changed since `since`: a client's usual poll, answered on the calling thread
+    /// by one-row look-ups (the stream's next change-log row, through the index the window reads) instead of a hop
+    /// to the read threads and back, which costs several times as much. Throws for a token not valid here.
+    private func caughtUp(_ since: HistoryToken) throws -> Bool {
+        let position = try store.position(of: since)
+        guard !position.inSnapshot else { return false }
+        let probe = windowQuery(after: position.sequence, limit: 1)
+        let (meta, next) = try store.readNow { connection in
+            try connection.snapshot {
+                (try FinanceStore.meta(connection), try Self.coalesce(connection, probe.sql, probe.arguments))
+            }
+        }
+        guard position.sequence >= meta.horizon, position.sequence <= meta.last else { throw FinanceError.historyTokenInvalid }
+        return next.isEmpty
+    }
+
+    private func startState(_ job: ReadJob) throws -> State {
         guard let since else {
-            let last = try store.readNow { connection in try FinanceStore.meta(connection).last }
+            let last = try job.read { connection in try FinanceStore.meta(connection).last }
             return .snapshot(at: last, after: nil, emitted: false)
         }
         let position = try store.position(of: since)
         // One read checks the token and fetches the first window: "nothing new" costs a single round trip.
         let query = windowQuery(after: position.sequence)
-        let (meta, window) = try store.readNow { connection in
+        let (meta, window) = try job.read { connection in
             try connection.snapshot {
                 (try FinanceStore.meta(connection), position.inSnapshot ? [] : try Self.coalesce(connection, query.sql, query.arguments))
             }
@@ -137,13 +179,13 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         return out
     }
 
-    private func snapshotPage(at: Int64, after: UUID?) throws -> ([Model], Bool) {
+    private func snapshotPage(at: Int64, after: UUID?, _ job: ReadJob) throws -> ([Model], Bool) {
         let limit = options.batchSize
         // One row more than a batch tells whether this is the last page: its token then resumes in the change
         // log, without reading an empty page first.
         let (sql, arguments) = snapshotSQL(at: at, after: after, limit: limit + 1)
         let readAll = self.readAll
-        var rows = try store.readNow { connection in
+        var rows = try job.read { connection in
             let statement = try connection.statement(sql)
             try statement.bind(arguments)
             return try readAll(statement)
@@ -170,7 +212,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         return ("SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?", arguments)
     }
 
-    private func windowQuery(after: Int64) -> (sql: String, arguments: [DatabaseValue]) {
+    private func windowQuery(after: Int64, limit: Int? = nil) -> (sql: String, arguments: [DatabaseValue]) {
         // The whole store's stream walks the log by sequence (`+entity`: not by the (entity, account, seq) index,
         // which would read every change of the entity and sort them).
         var sql = "SELECT seq, op, entity_id FROM change_log WHERE +entity = ? AND seq > ?"
@@ -180,13 +222,13 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
             arguments = [entity.rawValue.databaseValue, accountID.databaseValue, after.databaseValue]
         }
         sql += " ORDER BY seq LIMIT ?"
-        arguments.append(options.window.databaseValue)
+        arguments.append((limit ?? options.window).databaseValue)
         return (sql, arguments)
     }
 
-    private func readWindow(after: Int64) throws -> [Coalesced] {
+    private func readWindow(after: Int64, _ job: ReadJob) throws -> [Coalesced] {
         let query = windowQuery(after: after)
-        return try store.readNow { connection in try Self.coalesce(connection, query.sql, query.arguments) }
+        return try job.read { connection in try Self.coalesce(connection, query.sql, query.arguments) }
     }
 
     private static func coalesce(_ connection: ReaderConnection, _ sql: String, _ arguments: [DatabaseValue]) throws -> [Coalesced] {
@@ -200,7 +242,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
-    private func materialize(_ batch: [Coalesced]) throws -> Materialized {
+    private func materialize(_ batch: [Coalesced], _ job: ReadJob) throws -> Materialized {
         var result = Materialized()
         var wanted: [UUID] = []
         for item in batch {
@@ -216,7 +258,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         while slots < wanted.count { slots *= 2 }
         let sql = "SELECT \(columns) FROM \(table) WHERE id IN (\(Array(repeating: "?", count: slots).joined(separator: ",")))"
         let readAll = self.readAll
-        let models = try store.readNow { connection in
+        let models = try job.read { connection in
             let statement = try connection.statement(sql)
             for (offset, id) in wanted.enumerated() { try statement.bind(id, at: CInt(offset + 1)) }
             return try readAll(statement)

@@ -165,9 +165,10 @@ extension FinanceStore {
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
                     _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) async throws -> [Model] {
         if let limit, limit <= 0 { return [] }
-        // On the calling thread, on a kept connection with its prepared statements: the library's share of a
-        // 1,000-row query is then decoding, not dispatch and statement compilation.
-        return try readNow { connection in
+        // On one of the store's read threads (never a cooperative-pool thread), on a kept connection with its
+        // prepared statements: the library's share of a 1,000-row query is then decoding, not statement
+        // compilation. Cancelling the task interrupts SQLite and throws `CancellationError`.
+        return try await readOffPool { job in try job.read { connection in
             let approximate = try Self.inexactAmounts(connection)
             let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, approximateDecimals: approximate)
             let statement = try connection.statement(prepared.sql)
@@ -188,7 +189,7 @@ extension FinanceStore {
             var matches: [Model] = []
             while try statement.step() {
                 rows += 1
-                if rows & 4_095 == 0 { try Task.checkCancellation() }
+                if rows & 4_095 == 0 { try connection.checkCancellation() }
                 let model = try plan.decode(statement)
                 if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
                 matches.append(model)
@@ -198,15 +199,16 @@ extension FinanceStore {
             let start = min(skip, matches.count)
             let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
             return Array(matches[start..<end])
-        }
+        } }
     }
 
-    /// Appends every row of `statement`, checking for cancellation every 4,096 rows.
+    /// Appends every row of `statement`, checking for cancellation every 4,096 rows (SQLite's interrupt stops a
+    /// statement too; this also stops the Swift side of a cancelled read).
     @inline(__always)
     static func collect<M>(_ statement: ReadStatement, _ out: inout [M], _ decode: (ReadStatement) throws -> M) throws {
         while try statement.step() {
             out.append(try decode(statement))
-            if out.count & 4_095 == 0 { try Task.checkCancellation() }
+            if out.count & 4_095 == 0 { try statement.connection.checkCancellation() }
         }
     }
 

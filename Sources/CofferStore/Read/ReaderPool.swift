@@ -3,17 +3,16 @@ import GRDB
 import GRDBSQLite
 import Synchronization
 
-/// Read-only SQLite connections that queries and history use straight from the calling thread.
+/// Read-only SQLite connections that queries and history use.
 ///
-/// GRDB's `DatabasePool.read` hops to the reader's dispatch queue and back (about 80 µs on a 2-core machine) and
-/// wraps every read in `BEGIN`/`PRAGMA schema_version`/`COMMIT`; "nothing new since this token" must cost under
-/// 20 µs in all. These connections keep their prepared statements, run on the caller's thread, and rows are
-/// decoded from the statement (`ReadStatement`). A connection is used by one thread at a time: `withConnection`
-/// takes an idle one (or opens one) and gives it back. GRDB's pool still serves everything else.
+/// GRDB's `DatabasePool.read` wraps every read in `BEGIN`/`PRAGMA schema_version`/`COMMIT` and reads rows through
+/// `Row`; "nothing new since this token" must cost under 20 µs in all. These connections keep their prepared
+/// statements and rows are decoded from the statement (`ReadStatement`). A connection is used by one thread at a
+/// time: `withConnection` takes an idle one (or opens one) and gives it back. GRDB's pool serves everything else.
 ///
-/// Running on the caller's thread means a large query occupies its task's thread while SQLite works, as any
-/// synchronous code does (GRDB's pool occupied one of its own threads instead); queries check for cancellation
-/// every 4,096 rows. An idle connection holds no read transaction, so it never holds back a checkpoint.
+/// The `async` API runs its reads on the store's own threads (`FinanceStore.readOffPool`, `ReadThreads`), never
+/// on a thread of the cooperative pool; a cancelled task's read is interrupted (`ReadJob`). An idle connection
+/// holds no read transaction, so it never holds back a checkpoint.
 final class ReaderPool: Sendable {
     let path: String
     private let idle = Mutex<[ReaderConnection]>([])
@@ -27,6 +26,9 @@ final class ReaderPool: Sendable {
         self.path = path
         if let first { idle.withLock { $0.append(first) } }
     }
+
+    /// Whether `close()` ran.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// Runs `body` on an idle connection (opened on first use), on the calling thread.
     func withConnection<T>(_ body: (ReaderConnection) throws -> T) throws -> T {
@@ -66,6 +68,8 @@ final class ReaderConnection: @unchecked Sendable {
     private var rowHints: [OpaquePointer: Int] = [:]
     private var begin: OpaquePointer?
     private var commit: OpaquePointer?
+    /// Set while the read using the connection is cancelled (`ReadJob.cancel`): the next statement throws.
+    let cancelled = Atomic<Bool>(false)
 
     init(path: String) throws {
         var db: OpaquePointer?
@@ -92,8 +96,16 @@ final class ReaderConnection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    /// The prepared statement for `sql`, kept for the connection's life, ready to bind and step.
+    /// Throws `CancellationError` when the read using the connection was cancelled.
+    @inline(__always)
+    func checkCancellation() throws {
+        if cancelled.load(ordering: .relaxed) { throw CancellationError() }
+    }
+
+    /// The prepared statement for `sql`, kept for the connection's life, ready to bind and step. Throws
+    /// `CancellationError` when the read was cancelled.
     func statement(_ sql: String) throws -> ReadStatement {
+        try checkCancellation()
         if let cached = statements[sql] {
             used.append(cached)
             return ReadStatement(handle: cached, connection: self)
