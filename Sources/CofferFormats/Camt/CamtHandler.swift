@@ -1,15 +1,13 @@
+import CLibXML2
 import CofferModel
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// The SAX delegate behind `CamtParser`: follows the element path and turns statements, balances and entries
-/// into events as each one ends.
+/// What `CamtParser` does with libxml2's SAX events (`CamtSAXParser`): follows the element path and turns
+/// statements, balances and entries into events as each one ends.
 ///
-/// Errors raised inside callbacks (bad values, `emit` failing, XMLParser's own errors) are kept in `failure`,
-/// parsing is aborted, and `CamtParser` rethrows after `parse()` returns.
-final class CamtHandler: NSObject, XMLParserDelegate {
+/// Errors raised inside callbacks (bad values, `emit` failing, libxml2's own errors) are kept in `failure`, the
+/// parser is stopped, and `CamtParser` rethrows once `xmlParseChunk` returns.
+final class CamtHandler {
     /// Deeper than this is refused: real camt files nest about 12 levels.
     static let maxDepth = 256
     /// Longer text inside one element is refused: camt's longest values are 500 characters.
@@ -23,7 +21,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
 
     /// Local names of the open elements, from the root.
     var path: [String] = []
-    var text = ""
+    /// The current element's text as libxml2 delivers it (UTF-8); made a `String` only for the leaves read.
+    var text: [UInt8] = []
     /// The `Ccy` attribute of the innermost open element, if any.
     var currency: String?
     private var lastStartDepth = -1
@@ -47,12 +46,13 @@ final class CamtHandler: NSObject, XMLParserDelegate {
     var entry: CamtEntry?
     var tx: CamtTxDetails?
     var balance: CamtBalanceDraft?
-    /// The parser this handler serves, asked for the line and column only when a location is made.
-    weak var xmlParser: XMLParser?
+    /// The libxml2 parser this handler serves, asked for the line and column only when a location is made.
+    var context: xmlParserCtxtPtr?
 
     init(file: String, emit: @escaping (StatementEvent) throws -> Void) {
         self.file = file
         self.emit = emit
+        text.reserveCapacity(256)
     }
 
     /// A `Ccy` attribute as a code: upper-cased and trimmed only when it needs it (almost never: this runs for
@@ -62,14 +62,16 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         return value.trimmingCharacters(in: .whitespaces).uppercased()
     }
 
-    // MARK: XMLParserDelegate
+    /// Whether the next element's namespace is read: only until the `Document` element is found.
+    var wantsNamespace: Bool { documentDepth == nil }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    // MARK: SAX events
+
+    func start(_ elementName: String, namespaceURI: String?, currency: String?) {
         guard failure == nil else { return }
         path.append(elementName)
-        text = ""
-        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"].map(CamtHandler.currencyCode)
+        text.removeAll(keepingCapacity: true)
+        self.currency = currency
         let depth = path.count - 1
         lastStartDepth = depth
         do {
@@ -78,63 +80,45 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             }
             try didStart(elementName, namespaceURI: namespaceURI, depth: depth)
         } catch {
-            fail(error, parser)
+            fail(error)
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?) {
+    func end() {
         guard failure == nil else { return }
         let depth = path.count - 1
         guard depth >= 0 else { return }
         do {
             try didEnd(depth: depth, isLeaf: lastStartDepth == depth)
         } catch {
-            fail(error, parser)
+            fail(error)
         }
         path.removeLast()
-        text = ""  // text after an end tag is the parent's mixed content, which camt never uses
+        text.removeAll(keepingCapacity: true)  // text after an end tag is the parent's mixed content, which camt never uses
         lastStartDepth = -1
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        append(string, parser)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        append(String(decoding: CDATABlock, as: UTF8.self), parser)
-    }
-
-    /// Gathers an element's text, refusing more than `maxTextBytes` so one huge value cannot fill memory.
-    private func append(_ string: String, _ parser: XMLParser) {
+    /// Gathers an element's text (and CDATA), refusing more than `maxTextBytes` so one huge value cannot fill memory.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
-        guard text.utf8.count &+ string.utf8.count <= Self.maxTextBytes else {
+        guard text.count &+ bytes.count <= Self.maxTextBytes else {
             fail(error("expected a value of at most \(Self.maxTextBytes >> 20) MB (camt values are at most a few "
-                       + "hundred characters), found a longer text"), parser)
+                       + "hundred characters), found a longer text"))
             return
         }
-        text += string
+        text.append(contentsOf: bytes)
     }
 
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        refuseEntity(name, parser)
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?,
-                systemID: String?) {
-        refuseEntity(name, parser)
-    }
-
-    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
-                systemID: String?, notationName: String?) {
-        refuseEntity(name, parser)
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+    /// An error or warning libxml2 reported, by its error number.
+    func parseError(code: Int) {
         guard failure == nil else { return }
-        let code = (parseError as NSError).code
         failure = error("malformed XML: \(Self.describe(code))")
-        parser.abortParsing()
+    }
+
+    /// An entity declaration (only possible in a DTD, which `CamtProlog` refuses first).
+    func refuseEntity(_ name: String) {
+        guard failure == nil else { return }
+        fail(error("expected no entity declarations, found '\(name)' (refused as unsafe)"))
     }
 
     // MARK: Structure
@@ -251,7 +235,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
     }
 
     func location(upTo depth: Int) -> SourceLocation {
-        SourceLocation(file: file, line: xmlParser?.lineNumber, column: xmlParser?.columnNumber,
+        SourceLocation(file: file, line: context.map { Int(xmlSAX2GetLineNumber($0)) },
+                       column: context.map { Int(xmlSAX2GetColumnNumber($0)) },
                        element: path.isEmpty ? nil : elementPath(upTo: depth))
     }
 
@@ -260,17 +245,12 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         CofferError(.badInput, message, location: location(upTo: path.count - 1))
     }
 
-    private func fail(_ error: any Error, _ parser: XMLParser) {
+    /// Keeps the first failure; `CamtSAXParser` stops libxml2 when it sees one.
+    private func fail(_ error: any Error) {
         if failure == nil { failure = error }
-        parser.abortParsing()
     }
 
-    private func refuseEntity(_ name: String, _ parser: XMLParser) {
-        guard failure == nil else { return }
-        fail(error("expected no entity declarations, found '\(name)' (refused as unsafe)"), parser)
-    }
-
-    /// Words for libxml2's error numbers, which XMLParser passes through as its error codes.
+    /// Words for libxml2's error numbers (`xmlParserErrors`).
     private static func describe(_ code: Int) -> String {
         switch code {
         case 3, 4: "expected an XML document, found something else"
@@ -281,7 +261,7 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         case 77: "an element is not finished (truncated?)"
         case 85, 86: "elements are not properly nested, or there is content after the document"
         case 89: "entity references loop (refused)"
-        default: "XMLParser error \(code)"
+        default: "libxml2 error \(code)"
         }
     }
 }
