@@ -15,37 +15,47 @@ final class CamtHandler {
 
     let file: String
     var emit: ((StatementEvent) throws -> Void)?
-    private(set) var failure: (any Error)?
+    @exclusivity(unchecked) private(set) var failure: (any Error)?
     /// The camt version read from the `Document` namespace, once seen.
     private(set) var version: String?
 
     /// Local names of the open elements, from the root.
-    var path: [String] = []
+    @exclusivity(unchecked) var path: [String] = []
     /// The current element's text as libxml2 delivers it (UTF-8); made a `String` only for the leaves read.
-    var text: [UInt8] = []
+    @exclusivity(unchecked) var text: [UInt8] = []
     /// The `Ccy` attribute of the innermost open element, if any.
-    var currency: String?
-    private var lastStartDepth = -1
+    @exclusivity(unchecked) var currency: String?
+    @exclusivity(unchecked) private var lastStartDepth = -1
 
-    var documentDepth: Int?
-    var documentEnded = false
-    var statementDepth: Int?
-    var entryDepth: Int?
-    var txDepth: Int?
-    var balanceDepth: Int?
-    var statementIndex = 0
-    var entryIndex = 0
-    var balanceIndex = 0
-    var txIndex = 0
+    @exclusivity(unchecked) var documentDepth: Int?
+    @exclusivity(unchecked) var documentEnded = false
+    @exclusivity(unchecked) var statementDepth: Int?
+    @exclusivity(unchecked) var entryDepth: Int?
+    @exclusivity(unchecked) var txDepth: Int?
+    @exclusivity(unchecked) var balanceDepth: Int?
+    @exclusivity(unchecked) var statementIndex = 0
+    @exclusivity(unchecked) var entryIndex = 0
+    @exclusivity(unchecked) var balanceIndex = 0
+    @exclusivity(unchecked) var txIndex = 0
 
-    var statement: CamtStatement?
+    @exclusivity(unchecked) var statement: CamtStatement?
     /// `GrpHdr/CreDtTm`, when a statement has no `CreDtTm` of its own.
-    var messageCreated: RawDate?
+    @exclusivity(unchecked) var messageCreated: RawDate?
     /// The current statement is a camt.052 report (`Rpt`), the format that lists pending entries.
-    var isReport = false
-    var entry: CamtEntry?
-    var tx: CamtTxDetails?
-    var balance: CamtBalanceDraft?
+    @exclusivity(unchecked) var isReport = false
+    @exclusivity(unchecked) var entry: CamtEntry?
+    @exclusivity(unchecked) var tx: CamtTxDetails?
+    @exclusivity(unchecked) var balance: CamtBalanceDraft?
+    /// Per open element, its node in `keyStrings`: its path below the innermost statement, balance, entry or
+    /// transaction, so a leaf's key (`RltdPties/Cdtr/Nm`) is looked up, not joined, each time; -1 when not cached.
+    @exclusivity(unchecked) private var keyNodes: [Int32] = []
+    /// Key nodes by parent node and element name id (`parent << 24 | name`).
+    @exclusivity(unchecked) private var keyEdges: [Int: Int32] = [:]
+    /// Each key node's key; node 0 is the base itself (an empty key).
+    @exclusivity(unchecked) private var keyStrings: [String] = [""]
+    /// More distinct keys than this (only a hostile file has them) are joined each time instead.
+    static let maxKeys = 4096
+
     /// The libxml2 parser this handler serves, asked for the line and column only when a location is made.
     var context: xmlParserCtxtPtr?
 
@@ -67,8 +77,10 @@ final class CamtHandler {
 
     // MARK: SAX events
 
-    func start(_ elementName: String, namespaceURI: String?, currency: String?) {
+    /// An element starts; `nameID` numbers its local name within the document (-1 when not numbered).
+    func start(_ elementName: String, nameID: Int, namespaceURI: String?, currency: String?) {
         guard failure == nil else { return }
+        defer { keyNodes.append(keyNode(elementName, nameID: nameID, depth: path.count - 1)) }
         path.append(elementName)
         text.removeAll(keepingCapacity: true)
         self.currency = currency
@@ -94,6 +106,7 @@ final class CamtHandler {
             fail(error)
         }
         path.removeLast()
+        keyNodes.removeLast()
         text.removeAll(keepingCapacity: true)  // text after an end tag is the parent's mixed content, which camt never uses
         lastStartDepth = -1
     }
@@ -202,6 +215,8 @@ final class CamtHandler {
 
     /// The names below `base` down to `depth`, joined: `BkTxCd/Domn/Fmly/Cd`.
     private func key(from base: Int, to depth: Int) -> String {
+        let node = keyNodes[depth]
+        if node >= 0 { return keyStrings[Int(node)] }
         // Plain concatenation: `joined` over an array slice costs several times more on this hot path.
         var key = path[base + 1]
         var i = base + 2
@@ -211,6 +226,22 @@ final class CamtHandler {
             i += 1
         }
         return key
+    }
+
+    /// The key node of the element just started at `depth`: 0 for a statement, balance, entry or transaction
+    /// itself, its parent's node extended by its name below one, -1 elsewhere (keys are read only below one).
+    private func keyNode(_ name: String, nameID: Int, depth: Int) -> Int32 {
+        guard let base = txDepth ?? entryDepth ?? balanceDepth ?? statementDepth, depth >= base else { return -1 }
+        if depth == base { return 0 }
+        let parent = keyNodes[depth - 1]
+        guard parent >= 0, nameID >= 0, nameID < 1 << 24 else { return -1 }
+        let edge = Int(parent) << 24 | nameID
+        if let node = keyEdges[edge] { return node }
+        guard keyStrings.count < Self.maxKeys else { return -1 }
+        let node = Int32(keyStrings.count)
+        keyStrings.append(parent == 0 ? name : keyStrings[Int(parent)] + "/" + name)
+        keyEdges[edge] = node
+        return node
     }
 
     // MARK: Errors and locations

@@ -16,12 +16,13 @@ import CofferModel
 /// (libxml2's own limits stay), and add `XML_PARSE_NONET`; no entity resolver is installed, so no file or URL
 /// is ever opened. Every error or warning libxml2 reports fails the parse, as it did under `XMLParser`.
 final class CamtSAXParser {
-    private let handler: CamtHandler
+    private unowned(unsafe) let handler: CamtHandler
     private var context: xmlParserCtxtPtr?
     /// The first bytes, until there are 4 to make the context with.
     private var head: [UInt8] = []
-    /// Element names by the address libxml2 interns them at, so each distinct name becomes a `String` once.
-    private var names: [UnsafeRawPointer: String] = [:]
+    /// Element names by the address libxml2 interns them at, so each distinct name becomes a `String` once, with
+    /// a number for `CamtHandler`'s key cache.
+    @exclusivity(unchecked) private var names: [UnsafeRawPointer: (id: Int, name: String)] = [:]
     /// The first non-zero result of `xmlParseChunk`, in case no error callback said why.
     private(set) var resultCode: Int32 = 0
 
@@ -124,12 +125,14 @@ final class CamtSAXParser {
 
     /// The `String` for an element's local name, made once per distinct name: libxml2 interns names in its
     /// dictionary, so the same name arrives at the same address for the whole document.
-    private func name(_ localname: UnsafePointer<xmlChar>) -> String {
+    private func name(_ localname: UnsafePointer<xmlChar>) -> (id: Int, name: String) {
         let key = UnsafeRawPointer(localname)
         if let known = names[key] { return known }
         let name = String(cString: localname)
-        if let context, xmlDictOwns(context.pointee.dict, localname) == 1 { names[key] = name }
-        return name
+        guard let context, xmlDictOwns(context.pointee.dict, localname) == 1 else { return (-1, name) }
+        let entry = (id: names.count, name: name)
+        names[key] = entry
+        return entry
     }
 
     // MARK: Callbacks (C function pointers: the parser comes back through the user-data pointer)
@@ -138,41 +141,55 @@ final class CamtSAXParser {
         Unmanaged<CamtSAXParser>.fromOpaque(pointer!).takeUnretainedValue()
     }
 
+    /// Runs `body` on the parser behind `pointer` without retaining it (it outlives every callback).
+    private static func with(_ pointer: UnsafeMutableRawPointer?, _ body: (CamtSAXParser) -> Void) {
+        Unmanaged<CamtSAXParser>.fromOpaque(pointer!)._withUnsafeGuaranteedRef(body)
+    }
+
     private static let onStart: startElementNsSAX2Func = { pointer, localname, _, uri, _, _, count, _, attributes in
         guard let localname else { return }
-        let me = parser(pointer)
-        let handler = me.handler
+        with(pointer) { $0.started(localname, uri: uri, attributeCount: Int(count), attributes: attributes) }
+    }
+
+    private static let onEnd: endElementNsSAX2Func = { pointer, _, _, _ in
+        with(pointer) { $0.ended() }
+    }
+
+    private static let onText: charactersSAXFunc = { pointer, bytes, count in
+        guard let bytes, count > 0 else { return }
+        with(pointer) { $0.text(UnsafeBufferPointer(start: bytes, count: Int(count))) }
+    }
+
+    private func started(_ localname: UnsafePointer<xmlChar>, uri: UnsafePointer<xmlChar>?, attributeCount: Int,
+                         attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard handler.failure == nil else { return }
         var currency: String?
-        if count > 0, let attributes {
+        if attributeCount > 0, let attributes {
             // Five pointers per attribute: local name, prefix, URI, value start, value end.
-            for i in 0..<Int(count) {
-                let base = i * 5
-                guard attributes[base + 1] == nil, let local = attributes[base], isCcy(local),
+            for i in 0..<attributeCount {
+                let base = i &* 5
+                guard attributes[base + 1] == nil, let local = attributes[base], Self.isCcy(local),
                       let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
                 let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
                 currency = CamtHandler.currencyCode(value)
             }
         }
-        let name = me.name(localname)
+        let (id, name) = name(localname)
         let namespace = handler.wantsNamespace ? uri.map { String(cString: $0) } : nil
-        handler.start(name, namespaceURI: namespace, currency: currency)
-        if handler.failure != nil { me.stop() }
+        handler.start(name, nameID: id, namespaceURI: namespace, currency: currency)
+        if handler.failure != nil { stop() }
     }
 
-    private static let onEnd: endElementNsSAX2Func = { pointer, _, _, _ in
-        let me = parser(pointer)
-        guard me.handler.failure == nil else { return }
-        me.handler.end()
-        if me.handler.failure != nil { me.stop() }
+    private func ended() {
+        guard handler.failure == nil else { return }
+        handler.end()
+        if handler.failure != nil { stop() }
     }
 
-    private static let onText: charactersSAXFunc = { pointer, bytes, count in
-        guard let bytes, count > 0 else { return }
-        let me = parser(pointer)
-        guard me.handler.failure == nil else { return }
-        me.handler.append(UnsafeBufferPointer(start: bytes, count: Int(count)))
-        if me.handler.failure != nil { me.stop() }
+    private func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard handler.failure == nil else { return }
+        handler.append(bytes)
+        if handler.failure != nil { stop() }
     }
 
     private static let onEntity: entityDeclSAXFunc = { pointer, name, _, _, _, _ in
