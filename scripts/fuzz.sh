@@ -67,8 +67,10 @@ for target in "${targets[@]}"; do
     esac
     echo "== linking $name"
     # lld (in the toolchain) rather than gold, which warns about every ASan helper symbol.
+    # CofferFormats imports CLibXML2 (Sources/CLibXML2/module.modulemap), whose headers pkg-config finds.
     swiftc -O -parse-as-library "${flags[@]}" -use-ld=lld -module-name "$name" \
-        -I "$rel/Modules" -I "$cyaml_include" \
+        -I "$rel/Modules" -I "$cyaml_include" -I Sources/CLibXML2 \
+        $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
         "Fuzz/$name/main.swift" "${objects[@]}" -o "$out/bin/$name"
 done
 

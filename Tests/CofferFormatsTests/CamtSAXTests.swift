@@ -44,3 +44,22 @@ import Testing
         #expect(seen == ["5:33 Document/BkToCstmrStmt/Stmt[1]/Ntry[2]/Amt"])
     }
 }
+
+/// libxml2 never loads anything the document points to: an external DTD's entities stay undeclared.
+@Suite struct CamtExternalDTDTests {
+    @Test func anExternalDTDIsNeverLoaded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("camt-dtd-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dtd = folder.appendingPathComponent("secret.dtd")
+        try Data("<!ENTITY secret \"LOADED-FROM-DISK\">\n".utf8).write(to: dtd)
+        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE Document SYSTEM \"\(dtd.absoluteString)\">\n"
+            + #"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr>"#
+            + "<MsgId>&secret;</MsgId></GrpHdr></BkToCstmrStmt></Document>"
+        let error = try #require(CamtTestSupport.failure(text))
+        #expect(error.code == .badInput)
+        #expect(error.message.contains("undeclared entity"), "\(error)")
+        #expect(!error.description.contains("LOADED-FROM-DISK"))
+        #expect(error.location?.line == 3)
+    }
+}
