@@ -30,9 +30,11 @@ let package = Package(
     targets: [
         // FinanceKit's value types. No dependencies.
         .target(name: "CofferModel"),
+        // libxml2's C API (the SAX2 push parser camt is read with); libxml2-dev, found through pkg-config.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Pure parsers: bytes → raw statement records. No database, no I/O but reading.
         .target(name: "CofferFormats", dependencies: [
-            "CofferModel",
+            "CofferModel", "CLibXML2",
             .product(name: "Yams", package: "Yams"),
         ]),
         // SQLite through GRDB: current-state tables, change log, queries, history.

@@ -59,6 +59,7 @@ for module in CofferModel CofferFormats Yams CYaml; do
 done
 cyaml_include="$(find "$spm/checkouts" -path '*Sources/CYaml/include' -type d | head -1)"
 
+package_name="$(basename "$root" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]/_/g')"
 mkdir -p "$out/bin" "$out/logs"
 for target in "${targets[@]}"; do
     case "$target" in
@@ -67,8 +68,12 @@ for target in "${targets[@]}"; do
     esac
     echo "== linking $name"
     # lld (in the toolchain) rather than gold, which warns about every ASan helper symbol.
-    swiftc -O -parse-as-library "${flags[@]}" -use-ld=lld -module-name "$name" \
-        -I "$rel/Modules" -I "$cyaml_include" \
+    # The parsers are `package` symbols (issue 15): the entry point joins the package SwiftPM compiled them in, whose
+    # name is the root folder's, lower-cased, with other characters than letters and digits as '_'.
+    # CofferFormats imports CLibXML2 (Sources/CLibXML2/module.modulemap), whose headers pkg-config finds.
+    swiftc -O -parse-as-library "${flags[@]}" -use-ld=lld -module-name "$name" -package-name "$package_name" \
+        -I "$rel/Modules" -I "$cyaml_include" -I Sources/CLibXML2 \
+        $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
         "Fuzz/$name/main.swift" "${objects[@]}" -o "$out/bin/$name"
 done
 

@@ -5,10 +5,12 @@ import Foundation
 //   coffer-bench query   --store S [--first-day YYYY-MM-DD] [--iterations N] [--offset N] [--only NAME]
 //   coffer-bench history --store S --extend FILE [--runs N]
 //   coffer-bench monitor --store S --coffer PATH FILE...
+//   coffer-bench parse FILE [--runs N]
 let usage = """
     usage: coffer-bench query --store S [--first-day YYYY-MM-DD] [--iterations N] [--offset N] [--only NAME]
            coffer-bench history --store S --extend FILE [--runs N]
            coffer-bench monitor --store S --coffer PATH FILE...
+           coffer-bench parse FILE [--runs N]
     """
 
 /// The value after `--name`, if given.
@@ -30,6 +32,20 @@ func positionals(_ arguments: [String]) -> [String] {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "parse" {
+    // The only command without a store: the parser alone over one file.
+    guard let file = positionals(arguments).dropFirst().first else {
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(2)
+    }
+    do {
+        try ParseBench(path: file, runs: Int(option("runs", in: arguments) ?? "") ?? 3).run()
+    } catch {
+        FileHandle.standardError.write(Data("coffer-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 guard let command = arguments.first, let path = option("store", in: arguments) else {
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)

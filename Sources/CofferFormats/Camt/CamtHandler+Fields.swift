@@ -19,7 +19,7 @@ struct CamtBalanceDraft: Sendable {
 /// dropped with a warning naming the element. A balance with a malformed value is skipped with a warning.
 extension CamtHandler {
     /// The current leaf's text, trimmed; computed only for the leaves that are read.
-    var leafText: String? { CamtValues.text(text) }
+    var leafText: String? { CamtValues.text(String(decoding: text, as: UTF8.self)) }
 
     func statementField(_ key: String) throws {
         guard statement != nil else { return }

@@ -1,15 +1,13 @@
+import CLibXML2
 import CofferModel
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// The SAX delegate behind `CamtParser`: follows the element path and turns statements, balances and entries
-/// into events as each one ends.
+/// What `CamtParser` does with libxml2's SAX events (`CamtSAXParser`): follows the element path and turns
+/// statements, balances and entries into events as each one ends.
 ///
-/// Errors raised inside callbacks (bad values, `emit` failing, XMLParser's own errors) are kept in `failure`,
-/// parsing is aborted, and `CamtParser` rethrows after `parse()` returns.
-final class CamtHandler: NSObject, XMLParserDelegate {
+/// Errors raised inside callbacks (bad values, `emit` failing, libxml2's own errors) are kept in `failure`, the
+/// parser is stopped, and `CamtParser` rethrows once `xmlParseChunk` returns.
+final class CamtHandler {
     /// Deeper than this is refused: real camt files nest about 12 levels.
     static let maxDepth = 256
     /// Longer text inside one element is refused: camt's longest values are 500 characters.
@@ -17,42 +15,54 @@ final class CamtHandler: NSObject, XMLParserDelegate {
 
     let file: String
     var emit: ((StatementEvent) throws -> Void)?
-    private(set) var failure: (any Error)?
+    @exclusivity(unchecked) private(set) var failure: (any Error)?
     /// The camt version read from the `Document` namespace, once seen.
     private(set) var version: String?
 
     /// Local names of the open elements, from the root.
-    var path: [String] = []
-    var text = ""
+    @exclusivity(unchecked) var path: [String] = []
+    /// The current element's text as libxml2 delivers it (UTF-8); made a `String` only for the leaves read.
+    @exclusivity(unchecked) var text: [UInt8] = []
     /// The `Ccy` attribute of the innermost open element, if any.
-    var currency: String?
-    private var lastStartDepth = -1
+    @exclusivity(unchecked) var currency: String?
+    @exclusivity(unchecked) private var lastStartDepth = -1
 
-    var documentDepth: Int?
-    var documentEnded = false
-    var statementDepth: Int?
-    var entryDepth: Int?
-    var txDepth: Int?
-    var balanceDepth: Int?
-    var statementIndex = 0
-    var entryIndex = 0
-    var balanceIndex = 0
-    var txIndex = 0
+    @exclusivity(unchecked) var documentDepth: Int?
+    @exclusivity(unchecked) var documentEnded = false
+    @exclusivity(unchecked) var statementDepth: Int?
+    @exclusivity(unchecked) var entryDepth: Int?
+    @exclusivity(unchecked) var txDepth: Int?
+    @exclusivity(unchecked) var balanceDepth: Int?
+    @exclusivity(unchecked) var statementIndex = 0
+    @exclusivity(unchecked) var entryIndex = 0
+    @exclusivity(unchecked) var balanceIndex = 0
+    @exclusivity(unchecked) var txIndex = 0
 
-    var statement: CamtStatement?
+    @exclusivity(unchecked) var statement: CamtStatement?
     /// `GrpHdr/CreDtTm`, when a statement has no `CreDtTm` of its own.
-    var messageCreated: RawDate?
+    @exclusivity(unchecked) var messageCreated: RawDate?
     /// The current statement is a camt.052 report (`Rpt`), the format that lists pending entries.
-    var isReport = false
-    var entry: CamtEntry?
-    var tx: CamtTxDetails?
-    var balance: CamtBalanceDraft?
-    /// The parser this handler serves, asked for the line and column only when a location is made.
-    weak var xmlParser: XMLParser?
+    @exclusivity(unchecked) var isReport = false
+    @exclusivity(unchecked) var entry: CamtEntry?
+    @exclusivity(unchecked) var tx: CamtTxDetails?
+    @exclusivity(unchecked) var balance: CamtBalanceDraft?
+    /// Per open element, its node in `keyStrings`: its path below the innermost statement, balance, entry or
+    /// transaction, so a leaf's key (`RltdPties/Cdtr/Nm`) is looked up, not joined, each time; -1 when not cached.
+    @exclusivity(unchecked) private var keyNodes: [Int32] = []
+    /// Key nodes by parent node and element name id (`parent << 24 | name`).
+    @exclusivity(unchecked) private var keyEdges: [Int: Int32] = [:]
+    /// Each key node's key; node 0 is the base itself (an empty key).
+    @exclusivity(unchecked) private var keyStrings: [String] = [""]
+    /// More distinct keys than this (only a hostile file has them) are joined each time instead.
+    static let maxKeys = 4096
+
+    /// The libxml2 parser this handler serves, asked for the line and column only when a location is made.
+    var context: xmlParserCtxtPtr?
 
     init(file: String, emit: @escaping (StatementEvent) throws -> Void) {
         self.file = file
         self.emit = emit
+        text.reserveCapacity(256)
     }
 
     /// A `Ccy` attribute as a code: upper-cased and trimmed only when it needs it (almost never: this runs for
@@ -62,14 +72,18 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         return value.trimmingCharacters(in: .whitespaces).uppercased()
     }
 
-    // MARK: XMLParserDelegate
+    /// Whether the next element's namespace is read: only until the `Document` element is found.
+    var wantsNamespace: Bool { documentDepth == nil }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    // MARK: SAX events
+
+    /// An element starts; `nameID` numbers its local name within the document (-1 when not numbered).
+    func start(_ elementName: String, nameID: Int, namespaceURI: String?, currency: String?) {
         guard failure == nil else { return }
+        defer { keyNodes.append(keyNode(elementName, nameID: nameID, depth: path.count - 1)) }
         path.append(elementName)
-        text = ""
-        currency = attributeDict.isEmpty ? nil : attributeDict["Ccy"].map(CamtHandler.currencyCode)
+        text.removeAll(keepingCapacity: true)
+        self.currency = currency
         let depth = path.count - 1
         lastStartDepth = depth
         do {
@@ -78,63 +92,46 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             }
             try didStart(elementName, namespaceURI: namespaceURI, depth: depth)
         } catch {
-            fail(error, parser)
+            fail(error)
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?) {
+    func end() {
         guard failure == nil else { return }
         let depth = path.count - 1
         guard depth >= 0 else { return }
         do {
             try didEnd(depth: depth, isLeaf: lastStartDepth == depth)
         } catch {
-            fail(error, parser)
+            fail(error)
         }
         path.removeLast()
-        text = ""  // text after an end tag is the parent's mixed content, which camt never uses
+        keyNodes.removeLast()
+        text.removeAll(keepingCapacity: true)  // text after an end tag is the parent's mixed content, which camt never uses
         lastStartDepth = -1
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        append(string, parser)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        append(String(decoding: CDATABlock, as: UTF8.self), parser)
-    }
-
-    /// Gathers an element's text, refusing more than `maxTextBytes` so one huge value cannot fill memory.
-    private func append(_ string: String, _ parser: XMLParser) {
+    /// Gathers an element's text (and CDATA), refusing more than `maxTextBytes` so one huge value cannot fill memory.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
-        guard text.utf8.count &+ string.utf8.count <= Self.maxTextBytes else {
+        guard text.count &+ bytes.count <= Self.maxTextBytes else {
             fail(error("expected a value of at most \(Self.maxTextBytes >> 20) MB (camt values are at most a few "
-                       + "hundred characters), found a longer text"), parser)
+                       + "hundred characters), found a longer text"))
             return
         }
-        text += string
+        text.append(contentsOf: bytes)
     }
 
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        refuseEntity(name, parser)
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?,
-                systemID: String?) {
-        refuseEntity(name, parser)
-    }
-
-    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
-                systemID: String?, notationName: String?) {
-        refuseEntity(name, parser)
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+    /// An error or warning libxml2 reported, by its error number.
+    func parseError(code: Int) {
         guard failure == nil else { return }
-        let code = (parseError as NSError).code
         failure = error("malformed XML: \(Self.describe(code))")
-        parser.abortParsing()
+    }
+
+    /// An entity declaration (only possible in a DTD, which `CamtProlog` refuses first).
+    func refuseEntity(_ name: String) {
+        guard failure == nil else { return }
+        fail(error("expected no entity declarations, found '\(name)' (refused as unsafe)"))
     }
 
     // MARK: Structure
@@ -218,6 +215,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
 
     /// The names below `base` down to `depth`, joined: `BkTxCd/Domn/Fmly/Cd`.
     private func key(from base: Int, to depth: Int) -> String {
+        let node = keyNodes[depth]
+        if node >= 0 { return keyStrings[Int(node)] }
         // Plain concatenation: `joined` over an array slice costs several times more on this hot path.
         var key = path[base + 1]
         var i = base + 2
@@ -227,6 +226,22 @@ final class CamtHandler: NSObject, XMLParserDelegate {
             i += 1
         }
         return key
+    }
+
+    /// The key node of the element just started at `depth`: 0 for a statement, balance, entry or transaction
+    /// itself, its parent's node extended by its name below one, -1 elsewhere (keys are read only below one).
+    private func keyNode(_ name: String, nameID: Int, depth: Int) -> Int32 {
+        guard let base = txDepth ?? entryDepth ?? balanceDepth ?? statementDepth, depth >= base else { return -1 }
+        if depth == base { return 0 }
+        let parent = keyNodes[depth - 1]
+        guard parent >= 0, nameID >= 0, nameID < 1 << 24 else { return -1 }
+        let edge = Int(parent) << 24 | nameID
+        if let node = keyEdges[edge] { return node }
+        guard keyStrings.count < Self.maxKeys else { return -1 }
+        let node = Int32(keyStrings.count)
+        keyStrings.append(parent == 0 ? name : keyStrings[Int(parent)] + "/" + name)
+        keyEdges[edge] = node
+        return node
     }
 
     // MARK: Errors and locations
@@ -251,7 +266,8 @@ final class CamtHandler: NSObject, XMLParserDelegate {
     }
 
     func location(upTo depth: Int) -> SourceLocation {
-        SourceLocation(file: file, line: xmlParser?.lineNumber, column: xmlParser?.columnNumber,
+        SourceLocation(file: file, line: context.map { Int(xmlSAX2GetLineNumber($0)) },
+                       column: context.map { Int(xmlSAX2GetColumnNumber($0)) },
                        element: path.isEmpty ? nil : elementPath(upTo: depth))
     }
 
@@ -260,17 +276,12 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         CofferError(.badInput, message, location: location(upTo: path.count - 1))
     }
 
-    private func fail(_ error: any Error, _ parser: XMLParser) {
+    /// Keeps the first failure; `CamtSAXParser` stops libxml2 when it sees one.
+    private func fail(_ error: any Error) {
         if failure == nil { failure = error }
-        parser.abortParsing()
     }
 
-    private func refuseEntity(_ name: String, _ parser: XMLParser) {
-        guard failure == nil else { return }
-        fail(error("expected no entity declarations, found '\(name)' (refused as unsafe)"), parser)
-    }
-
-    /// Words for libxml2's error numbers, which XMLParser passes through as its error codes.
+    /// Words for libxml2's error numbers (`xmlParserErrors`).
     private static func describe(_ code: Int) -> String {
         switch code {
         case 3, 4: "expected an XML document, found something else"
@@ -281,7 +292,7 @@ final class CamtHandler: NSObject, XMLParserDelegate {
         case 77: "an element is not finished (truncated?)"
         case 85, 86: "elements are not properly nested, or there is content after the document"
         case 89: "entity references loop (refused)"
-        default: "XMLParser error \(code)"
+        default: "libxml2 error \(code)"
         }
     }
 }

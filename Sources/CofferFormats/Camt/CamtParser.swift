@@ -1,8 +1,4 @@
 import CofferModel
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads ISO 20022 bank-to-customer cash management messages: camt.053 statements, camt.052 intraday reports
 /// and camt.054 debit/credit notifications, versions .001.02 and later.
@@ -16,11 +12,17 @@ import FoundationXML
 /// ```
 ///
 /// Each `Stmt`, `Rpt` or `Ntfctn` is one statement: `.begin`, its balances and transactions in file order, a
-/// `.warning` when it does not reconcile, `.end`. Foundation's `XMLParser` streams the file (libxml2's push
-/// parser underneath, fed through `CamtInputStream`); nothing but the current entry is held. External entities
-/// are never resolved and a DTD internal subset is refused before parsing, so entity bombs cannot expand.
+/// `.warning` when it does not reconcile, `.end`. libxml2's SAX2 push parser streams the file in chunks
+/// (`CamtSAXParser`); nothing but the current entry is held. External entities and DTDs are never loaded and a
+/// DTD internal subset is refused before parsing, so entity bombs cannot expand.
 package struct CamtParser: StatementParser {
-    package init() {}
+    /// How many bytes of a file are read and handed to libxml2 at a time.
+    let chunkSize: Int
+
+    package init() { chunkSize = 1 << 20 }
+
+    /// A parser reading files `chunkSize` bytes at a time (tests split documents at every kind of boundary).
+    init(chunkSize: Int) { self.chunkSize = chunkSize }
 
     /// Whether the bytes start an XML document that declares a camt.052, camt.053 or camt.054 namespace
     /// (`urn:iso:std:iso:20022:tech:xsd:camt.053.001.08`), with any prefix, after a BOM, declaration or comments.
@@ -35,26 +37,23 @@ package struct CamtParser: StatementParser {
 
     package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
         try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name)
-        let stream = CamtInputStream(reader: try input.makeReader())
-        let parser = XMLParser(stream: stream)
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
+        let reader = try input.makeReader(chunkSize: chunkSize)
         try withoutActuallyEscaping(emit) { emit in
             let handler = CamtHandler(file: input.name, emit: emit)
+            let sax = CamtSAXParser(handler: handler)
             defer {
+                sax.close()
                 handler.emit = nil
-                parser.delegate = nil
             }
-            parser.delegate = handler
-            handler.xmlParser = parser
-            _ = parser.parse()
-            if let failure = stream.failure { throw failure }
+            while handler.failure == nil, let chunk = try reader.next() {
+                sax.feed(chunk)
+            }
             if let failure = handler.failure { throw failure }
-            if let error = parser.parserError {
-                throw CofferError(.badInput, "malformed XML (XMLParser error \((error as NSError).code))",
-                                  location: SourceLocation(file: input.name, line: parser.lineNumber,
-                                                           column: parser.columnNumber))
+            func here() -> SourceLocation {
+                SourceLocation(file: input.name, line: sax.position?.line, column: sax.position?.column)
+            }
+            if sax.resultCode != 0 {
+                throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
             }
             guard handler.version != nil else {
                 throw CofferError(.badInput, "expected an ISO 20022 Document element, found none",
@@ -62,8 +61,14 @@ package struct CamtParser: StatementParser {
             }
             guard handler.documentEnded, handler.statementDepth == nil else {
                 throw CofferError(.badInput, "the file ends before the Document element is closed (truncated?)",
-                                  location: SourceLocation(file: input.name, line: parser.lineNumber,
-                                                           column: parser.columnNumber))
+                                  location: here())
+            }
+            // Only now is libxml2 told the input has ended: what it finds unfinished after the Document element
+            // (a comment left open) fails the file too.
+            sax.finish()
+            if let failure = handler.failure { throw failure }
+            if sax.resultCode != 0 {
+                throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
             }
         }
     }

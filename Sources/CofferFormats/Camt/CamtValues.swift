@@ -93,11 +93,17 @@ enum CamtValues {
 
     /// Trims the text and folds runs of whitespace (line breaks inside a tag) into single spaces; nil when empty.
     static func text(_ raw: String) -> String? {
-        // Fast path: plain ASCII with single inner spaces is already clean.
+        // Fast path: single inner spaces and no other whitespace is already clean. Every non-ASCII whitespace
+        // character (U+0085, U+00A0, U+1680, U+2000–U+205F, U+3000) starts with byte C2, E1, E2 or E3: text with
+        // one of those goes the slow way; other non-ASCII letters (ä, é) stay on the fast one.
         var clean = true
         var previousSpace = true
         for b in raw.utf8 {
-            if b >= 0x80 { clean = false; break }
+            if b >= 0x80 {
+                if b == 0xC2 || (b >= 0xE1 && b <= 0xE3) { clean = false; break }
+                previousSpace = false
+                continue
+            }
             if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
                 if previousSpace || b != 0x20 { clean = false; break }
                 previousSpace = true
