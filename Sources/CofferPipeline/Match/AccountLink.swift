@@ -3,19 +3,19 @@ import CofferStore
 import Foundation
 
 /// What linking two accounts did (with `dryRun`, would do).
-package struct LinkReport: Sendable, Codable {
+public struct LinkReport: Sendable, Codable {
     /// The ledger entry recording the link (`coffer imports undo` reverts it).
-    package var ledgerID: Int64?
-    package var kept: UUID
-    package var removed: UUID
+    public var ledgerID: Int64?
+    public var kept: UUID
+    public var removed: UUID
     /// Transactions moved into the kept account, and those the kept account already held (matched, not moved).
-    package var moved = 0
-    package var matched = 0
+    public var moved = 0
+    public var matched = 0
     /// Matched transactions whose date the other account gave earlier (the day it happened is the earliest).
-    package var redated = 0
-    package var balancesMoved = 0
-    package var aliases = 0
-    package var dryRun: Bool
+    public var redated = 0
+    public var balancesMoved = 0
+    public var aliases = 0
+    public var dryRun: Bool
 }
 
 extension FinanceStore {
@@ -29,7 +29,7 @@ extension FinanceStore {
     /// `keep`'s, each matched one a deletion in `other`'s; `other` is deleted from account history. The link is
     /// a ledger entry like an import, so `undoImport` reverts it exactly.
     @discardableResult
-    package func linkAccounts(keep keepID: UUID, other otherID: UUID, dryRun: Bool = false) throws -> LinkReport {
+    public func linkAccounts(keep keepID: UUID, other otherID: UUID, dryRun: Bool = false) throws -> LinkReport {
         try write(dryRun: dryRun) { writer in
             guard keepID != otherID else { throw CofferError(.usage, "an account cannot be linked with itself") }
             guard let keep = try writer.account(id: keepID) else { throw CofferError(.usage, "no account \(keepID) (see coffer accounts)") }

@@ -36,7 +36,7 @@ public struct DeliveryHook: Sendable, Hashable, Codable {
 }
 
 /// A delivery a hook is due for: its changed types and the token to read the changes from.
-public struct PendingDelivery: Sendable {
+package struct PendingDelivery: Sendable {
     public var hook: DeliveryHook
     /// The hook's types that changed since its last delivery.
     public var changedTypes: [FinanceStore.BackgroundDataType]
@@ -83,7 +83,7 @@ extension FinanceStore {
     }
 
     /// The newest change-log sequence number per data type among changes after `sequence`.
-    public func latestChanges(after sequence: Int64) throws -> [BackgroundDataType: Int64] {
+    package func latestChanges(after sequence: Int64) throws -> [BackgroundDataType: Int64] {
         try pool.read { db in
             var out: [BackgroundDataType: Int64] = [:]
             let rows = try Row.fetchAll(db, sql: "SELECT entity, MAX(seq) FROM change_log WHERE seq > ? GROUP BY entity", arguments: [sequence])
@@ -97,7 +97,7 @@ extension FinanceStore {
 
     /// What `hook` is due for at `now`: nil when none of its types changed since its last delivery, or when its
     /// frequency interval since its last run has not yet passed.
-    public func pendingDelivery(for hook: DeliveryHook, at now: Date) throws -> PendingDelivery? {
+    package func pendingDelivery(for hook: DeliveryHook, at now: Date) throws -> PendingDelivery? {
         if let last = hook.lastRunAt, now.timeIntervalSince(last) < hook.frequency.interval { return nil }
         let latest = try latestChanges(after: hook.lastDeliveredSequence)
         let changed = hook.types.filter { latest[$0] != nil }
@@ -109,7 +109,7 @@ extension FinanceStore {
     /// What `hook` would be handed if it ran now, whatever its frequency: the changes since its last delivery
     /// (`coffer delivery run NAME`, to test a hook). When none of its types changed, its types are all listed and
     /// the token reads nothing new.
-    public func deliveryNow(for hook: DeliveryHook) throws -> PendingDelivery {
+    package func deliveryNow(for hook: DeliveryHook) throws -> PendingDelivery {
         let latest = try latestChanges(after: hook.lastDeliveredSequence)
         let changed = hook.types.filter { latest[$0] != nil }
         let through = changed.compactMap { latest[$0] }.max() ?? hook.lastDeliveredSequence
@@ -118,7 +118,7 @@ extension FinanceStore {
     }
 
     /// Records a run of `hook`: its time and status, and on success the sequence its delivery covered.
-    public func recordDelivery(of hook: String, at date: Date, status: String, deliveredThrough sequence: Int64?) throws {
+    package func recordDelivery(of hook: String, at date: Date, status: String, deliveredThrough sequence: Int64?) throws {
         try write { writer in
             guard var record = try DeliveryHookRecord.fetchOne(writer.db, key: hook) else { return }
             record.lastRunAt = Rows.millis(date)

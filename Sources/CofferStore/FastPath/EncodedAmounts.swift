@@ -9,7 +9,7 @@ import Foundation
 /// transaction only binds values. So for the folded text (`txn.folded_text`, `SearchFolding`): the writer uses it
 /// when the transaction's texts are still the ones it was folded from, and folds again otherwise. Everything else
 /// is bound straight from the `Transaction`.
-public struct EncodedAmounts: Sendable, Equatable {
+package struct EncodedAmounts: Sendable, Equatable {
     let amountText: String
     /// Micro-units; `nil` when the amount has more than six decimals (stored truncated, see `Rows.scaled`).
     let exactScaled: Int64?
@@ -38,9 +38,9 @@ public struct EncodedAmounts: Sendable, Equatable {
     }
 
     /// The amount in micro-units as `amount_scaled` stores it (positive; truncated beyond six decimals).
-    public var scaled: Int64 { amountScaled }
+    package var scaled: Int64 { amountScaled }
 
-    public init(_ t: Transaction) {
+    package init(_ t: Transaction) {
         let amount = t.transactionAmount.amount
         amountText = ExactDecimal.text(amount)
         exactScaled = ExactDecimal.scaled(amount)

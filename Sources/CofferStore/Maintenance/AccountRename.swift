@@ -3,7 +3,7 @@ import Foundation
 
 extension Account {
     /// The same account under another display name (FinanceKit's `displayName`: the name the person gave it).
-    public func renamed(_ displayName: String) -> Account {
+    package func renamed(_ displayName: String) -> Account {
         switch self {
         case .asset(let a):
             .asset(AssetAccount(id: a.id, displayName: displayName, accountDescription: a.accountDescription,

@@ -70,7 +70,7 @@ extension FinanceStore {
 extension FinanceStore {
     /// The last four characters of each account's number as stored (`••••1234`): the only trace of account
     /// numbers Coffer keeps in clear. A Coffer addition for display.
-    public func maskedAccountNumbers() async throws -> [UUID: String] {
+    package func maskedAccountNumbers() async throws -> [UUID: String] {
         try await read { db in
             var out: [UUID: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, masked_number FROM account WHERE masked_number IS NOT NULL") {

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 /// Foundation's `#Predicate` cannot call another predicate on Linux, and one large `#Predicate` can exceed the
 /// type checker's patience; this composes small ones. The store translates each part to SQL like any predicate.
-public struct PredicateConjunction<Model: Sendable>: StandardPredicateExpression {
+package struct PredicateConjunction<Model: Sendable>: StandardPredicateExpression {
     public typealias Output = Bool
     public let variable: PredicateExpressions.Variable<Model>
     public let parts: [Predicate<Model>]

@@ -50,10 +50,10 @@ public struct BalanceMismatch: Sendable, Hashable {
 /// - the previous statement is the one of the same account and currency whose closing balance (of any format:
 ///   OFX `LEDGERBAL`, camt `CLBD`, a CSV running balance) comes last before this one, by as-of time and then by
 ///   import order.
-public enum BalanceChain {
+package enum BalanceChain {
     /// Whether a statement's closing balance is checked against the statement before it: an OFX `LEDGERBAL`.
     /// camt statements (opening and closing) and CSV running balances are checked within their file.
-    public static func isChained(_ statement: StatementPeriod) -> Bool {
+    package static func isChained(_ statement: StatementPeriod) -> Bool {
         statement.closing?.code == "LEDGERBAL"
     }
 
@@ -64,21 +64,21 @@ public enum BalanceChain {
     }
 
     /// The statement whose closing balance comes last before `statement`'s, of its account and currency.
-    public static func previous(of statement: StatementPeriod, in statements: [StatementPeriod]) -> StatementPeriod? {
+    package static func previous(of statement: StatementPeriod, in statements: [StatementPeriod]) -> StatementPeriod? {
         statements.filter {
             $0.accountID == statement.accountID && $0.currencyCode == statement.currencyCode && precedes($0, statement)
         }.max(by: precedes)
     }
 
     /// The statement whose closing balance comes first after `statement`'s, of its account and currency.
-    public static func next(of statement: StatementPeriod, in statements: [StatementPeriod]) -> StatementPeriod? {
+    package static func next(of statement: StatementPeriod, in statements: [StatementPeriod]) -> StatementPeriod? {
         statements.filter {
             $0.accountID == statement.accountID && $0.currencyCode == statement.currencyCode && precedes(statement, $0)
         }.min(by: precedes)
     }
 
     /// The booking days between two closing balances: after `previous`'s day, through `statement`'s.
-    public static func days(after previous: StatementPeriod, through statement: StatementPeriod) -> (after: Int, through: Int)? {
+    package static func days(after previous: StatementPeriod, through statement: StatementPeriod) -> (after: Int, through: Int)? {
         guard let from = previous.closing?.asOf, let to = statement.closing?.asOf else { return nil }
         return (StatementPeriod.lastDay(through: from), StatementPeriod.lastDay(through: to))
     }
@@ -88,7 +88,7 @@ public enum BalanceChain {
     ///
     /// `gaps` are the account's days no statement covers: one between the two balances is named, as the likely
     /// reason (a statement not imported).
-    public static func mismatch(_ statement: StatementPeriod, after previous: StatementPeriod,
+    package static func mismatch(_ statement: StatementPeriod, after previous: StatementPeriod,
                                 booked: (sum: Int64, count: Int), gaps: [AccountReconciliation.Gap] = []) -> BalanceMismatch? {
         guard let closing = statement.closing, let earlier = previous.closing,
               let reported = closing.signedScaled, let start = earlier.signedScaled,
@@ -115,7 +115,7 @@ public enum BalanceChain {
     }
 
     /// The statement's own check, as its import recorded it; nil when its balances add up (or it reports none).
-    public static func ownMismatch(_ statement: StatementPeriod) -> BalanceMismatch? {
+    package static func ownMismatch(_ statement: StatementPeriod) -> BalanceMismatch? {
         guard let difference = statement.balanceDifference else { return nil }
         let reported = statement.closing?.signed
         return BalanceMismatch(check: .statement, statement: statement, reported: reported,
@@ -132,14 +132,14 @@ public enum BalanceChain {
 
 /// The booked transactions of one account and currency, summed per booking day (see `BalanceChain`), to sum any
 /// run of days.
-public struct DailyBooked: Sendable {
+package struct DailyBooked: Sendable {
     /// Booking days in order, with the running Σ (micro-units) and count through each.
     private var days: [Int] = []
     private var running: [(sum: Int64, count: Int)] = []
     /// A running Σ overflowed: sums from there on are unknown.
     private var overflowFrom: Int?
 
-    public init(_ perDay: [(day: Int, sum: Int64, count: Int)]) {
+    package init(_ perDay: [(day: Int, sum: Int64, count: Int)]) {
         var total: Int64 = 0, count = 0
         for entry in perDay.sorted(by: { $0.day < $1.day }) {
             let (next, overflow) = total.addingReportingOverflow(entry.sum)
@@ -152,7 +152,7 @@ public struct DailyBooked: Sendable {
     }
 
     /// Σ and count of the transactions booked after day `after`, through day `through`; nil when unknown.
-    public func between(after: Int, through: Int) -> (sum: Int64, count: Int)? {
+    package func between(after: Int, through: Int) -> (sum: Int64, count: Int)? {
         guard through > after else { return (0, 0) }
         if let overflowFrom, overflowFrom <= through { return nil }
         func upTo(_ day: Int) -> (sum: Int64, count: Int) {

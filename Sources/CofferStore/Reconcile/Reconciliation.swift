@@ -53,15 +53,15 @@ public struct AccountReconciliation: Sendable {
 }
 
 /// The reconciliation policy: pure functions of the stored statements and transactions.
-public enum Reconciliation {
+package enum Reconciliation {
     /// A pending or authorized row older than this many days (before the newest statement) needs a look.
-    public static let staleDays = 14
+    package static let staleDays = 14
     /// A gap beside a statement without a stated period needs a look from this many days on (a week without a row).
-    public static let unstatedGapDays = 7
+    package static let unstatedGapDays = 7
 
     /// The report for one account: `statements` its recorded statements, `daily` its booked transactions per
     /// currency, `open` its pending and authorized rows, `newestTransaction` its newest transaction date.
-    public static func account(_ accountID: UUID, statements: [StatementPeriod], daily: [String: DailyBooked],
+    package static func account(_ accountID: UUID, statements: [StatementPeriod], daily: [String: DailyBooked],
                                open: [Transaction], newestTransaction: Date?) -> AccountReconciliation {
         let unique = distinct(statements).sorted {
             ($0.start ?? $0.asOf, $0.end ?? $0.asOf, $0.id) < ($1.start ?? $1.asOf, $1.end ?? $1.asOf, $1.id)
@@ -92,7 +92,7 @@ public enum Reconciliation {
     }
 
     /// How many days before `reference` a transaction is dated (UTC days).
-    public static func daysOld(_ transaction: Transaction, at reference: Date) -> Int {
+    package static func daysOld(_ transaction: Transaction, at reference: Date) -> Int {
         CalendarDay.dayNumber(reference) - CalendarDay.dayNumber(transaction.transactionDate)
     }
 

@@ -46,13 +46,13 @@ public struct StatementPeriod: Sendable, Hashable {
     public var bookedCount = 0
     public var openCount = 0
     /// Σ of its booked rows in micro-units, credits positive, debits negative; nil when it would overflow.
-    public var bookedScaled: Int64? = 0
+    package var bookedScaled: Int64? = 0
     /// The statement's own balance check failed (see `ParseWarning.balanceDifference`): what the import said, and
     /// the reported balance minus the one its amounts give.
     public var balanceProblem: String?
     public var balanceDifference: Decimal?
 
-    public init(accountID: UUID, currencyCode: String, location: String, statementID: String? = nil,
+    package init(accountID: UUID, currencyCode: String, location: String, statementID: String? = nil,
                 start: Date?, end: Date?, periodStated: Bool, asOf: Date,
                 opening: StatementBalance? = nil, closing: StatementBalance? = nil) {
         self.accountID = accountID
@@ -88,14 +88,14 @@ public struct StatementPeriod: Sendable, Hashable {
 
     /// The first whole day from a start instant: its day when it is midnight UTC (a date without a time), else the
     /// day that begins at its nearest midnight.
-    public static func firstDay(from start: Date) -> Int {
+    package static func firstDay(from start: Date) -> Int {
         CalendarDay.isMidnightUTC(start) ? CalendarDay.dayNumber(start) : CalendarDay.dayNumber(start.addingTimeInterval(43_200))
     }
 
     /// The last day up to an end instant (a period's end, a balance's as-of): its day when it is midnight UTC (a date
     /// without a time: the whole day), else the day that ends at its nearest midnight. A balance as of
     /// `2026-03-31T23:59:59-08:00` is the balance of 2026-03-31; one as of 08:30 in the morning, of the day before.
-    public static func lastDay(through end: Date) -> Int {
+    package static func lastDay(through end: Date) -> Int {
         CalendarDay.isMidnightUTC(end) ? CalendarDay.dayNumber(end) : CalendarDay.dayNumber(end.addingTimeInterval(43_200)) - 1
     }
 }
@@ -111,7 +111,7 @@ public struct StatementBalance: Sendable, Hashable {
     /// Where the file gives it, when known (`bank.ofx:76:1 (OFX/…/LEDGERBAL)`).
     public var location: String?
 
-    public init(code: String, amount: Decimal, indicator: CreditDebitIndicator, asOf: Date, location: String? = nil) {
+    package init(code: String, amount: Decimal, indicator: CreditDebitIndicator, asOf: Date, location: String? = nil) {
         self.code = code
         self.amount = amount
         self.indicator = indicator
@@ -123,7 +123,7 @@ public struct StatementBalance: Sendable, Hashable {
     public var signed: Decimal { indicator == .debit ? -amount : amount }
 
     /// The signed amount in micro-units, nil when it has more than six decimals or does not fit.
-    public var signedScaled: Int64? {
+    package var signedScaled: Int64? {
         guard let magnitude = ExactDecimal.scaled(amount) else { return nil }
         return indicator == .debit ? -magnitude : magnitude
     }

@@ -13,7 +13,7 @@ extension StoreWriter {
     /// for mismatch in try writer.sequenceMismatches(around: stored) { report.attention.append(mismatch.message) }
     /// ```
     @discardableResult
-    public func insertStatementPeriod(_ period: StatementPeriod) throws -> StatementPeriod {
+    package func insertStatementPeriod(_ period: StatementPeriod) throws -> StatementPeriod {
         guard let importID else {
             throw CofferError(.usage, "a statement period is recorded only within an import (beginImport first)")
         }
@@ -28,14 +28,14 @@ extension StoreWriter {
 
     /// Notes what a recorded statement says about pending rows: the local days its period covers and whether its
     /// format lists pending rows (see `retiredByNewerStatement`).
-    public func noteCoverage(ofStatement id: Int64, fromDay: Int, throughDay: Int, listsPending: Bool) throws {
+    package func noteCoverage(ofStatement id: Int64, fromDay: Int, throughDay: Int, listsPending: Bool) throws {
         try db.execute(sql: "UPDATE statement_period SET from_day = ?, through_day = ?, lists_pending = ? WHERE id = ?",
                        arguments: [fromDay, throughDay, listsPending, id])
     }
 
     /// The as-of time (ms) of the newest statement recorded for the account (and not undone) from `source` whose
     /// period covers a local day of `fromDay...throughDay`: when that source last listed a row of those days.
-    public func newestStatement(accountID: UUID, source: String, fromDay: Int, throughDay: Int) throws -> Int64? {
+    package func newestStatement(accountID: UUID, source: String, fromDay: Int, throughDay: Int) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT MAX(p.as_of) FROM \(StatementPeriod.liveRows)
             WHERE p.account_id = ? AND p.source = ? AND p.from_day <= ? AND p.through_day >= ?
@@ -46,7 +46,7 @@ extension StoreWriter {
     /// the local day `day` listed by a statement as of `asOf` (docs/dedupe.md): it is strictly newer, covers the
     /// day, and either lists pending rows or ends `postingDays` or more after it. Such a record, imported after that
     /// statement, is not stored: nothing older resurrects what a newer statement says is gone.
-    public func retiredByNewerStatement(accountID: UUID, day: Int, asOf: Date, postingDays: Int) throws -> Bool {
+    package func retiredByNewerStatement(accountID: UUID, day: Int, asOf: Date, postingDays: Int) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM \(StatementPeriod.liveRows)
             WHERE p.account_id = ? AND p.as_of > ? AND p.from_day <= ? AND p.through_day >= ?
@@ -57,7 +57,7 @@ extension StoreWriter {
     /// The sequence checks (see `BalanceChain`) a newly stored statement takes part in, against the transactions
     /// stored now (this import's included): its `LEDGERBAL` after the previous statement's closing balance, and the
     /// next statement's `LEDGERBAL` after its own (a statement imported after a newer one fills the chain).
-    public func sequenceMismatches(around statement: StatementPeriod) throws -> [BalanceMismatch] {
+    package func sequenceMismatches(around statement: StatementPeriod) throws -> [BalanceMismatch] {
         guard statement.closing != nil else { return [] }
         // An account's statements are few (one per download): the policy picks among them, as `coffer reconcile` does.
         let all = try StatementPeriod.fetchAll(db, accountID: statement.accountID)

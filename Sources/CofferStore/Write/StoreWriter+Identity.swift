@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// The form an account number came in from a source: what a new source's number may be compared with.
-public enum AccountNumberForm: String, Sendable, CaseIterable {
+package enum AccountNumberForm: String, Sendable, CaseIterable {
     /// Short or masked (`XXXX-XXXXXX-71004`, `1234`): it identifies an account only with its institution.
     case short
     /// A full account number (not an IBAN).
@@ -14,24 +14,24 @@ public enum AccountNumberForm: String, Sendable, CaseIterable {
 
 /// A stored account with what its sources said about its identity, beyond FinanceKit's fields: what a new source
 /// whose identity key finds no account is compared with (`StoreWriter.accounts(maskedNumber:)`).
-public struct StoredAccountIdentity: Sendable {
-    public var account: Account
+package struct StoredAccountIdentity: Sendable {
+    package var account: Account
     /// `••••1234`: the last four letters and digits of its number.
-    public var maskedNumber: String?
+    package var maskedNumber: String?
     /// The institution ids its sources gave (OFX FID or BANKID, a BIC, a profile's institution id), upper-case;
     /// empty for an account stored before they were kept.
-    public var institutionIDs: [String]
+    package var institutionIDs: [String]
     /// The forms its number came in; nil for an account stored before they were kept (unknown).
-    public var numberForms: Set<AccountNumberForm>?
+    package var numberForms: Set<AccountNumberForm>?
 }
 
 /// An identity key that leads to an account other than its own (`account_alias`).
-public struct AccountAlias: Sendable, Hashable {
-    public var identityKey: String
-    public var accountID: UUID
-    public var createdAt: Date?
+package struct AccountAlias: Sendable, Hashable {
+    package var identityKey: String
+    package var accountID: UUID
+    package var createdAt: Date?
     /// The import (or link) that recorded it.
-    public var importID: Int64?
+    package var importID: Int64?
 }
 
 extension StoreWriter {
@@ -43,7 +43,7 @@ extension StoreWriter {
     /// ```swift
     /// let account = try writer.account(identityKey: writer.accountIdentity(institution: scope, number: number).key)
     /// ```
-    public func account(identityKey: String) throws -> Account? {
+    package func account(identityKey: String) throws -> Account? {
         let record = try AccountRecord.filter(AccountRecord.Columns.identityKey == identityKey).fetchOne(db)
             ?? AccountRecord.fetchOne(db, sql: """
                 SELECT a.* FROM account_alias x JOIN account a ON a.id = x.account_id WHERE x.identity_key = ?
@@ -52,38 +52,38 @@ extension StoreWriter {
     }
 
     /// The account's own identity key (the one it was made with), to alias it elsewhere.
-    public func identityKey(accountID: UUID) throws -> String? {
+    package func identityKey(accountID: UUID) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT identity_key FROM account WHERE id = ?"), arguments: [accountID])
     }
 
     /// Records `identityKey` as another identity of the account: later statements under that key land on it in
     /// one index look-up. An alias the key had to another account is replaced. The alias carries this write's
     /// import id (`beginImport`), when it has one.
-    public func addAccountAlias(_ identityKey: String, accountID: UUID) throws {
+    package func addAccountAlias(_ identityKey: String, accountID: UUID) throws {
         try AccountAliasRecord(identityKey: identityKey, accountID: accountID, createdAt: now, ledgerID: importID).upsert(db)
     }
 
     /// Removes an alias (an undone link or import); true when there was one.
     @discardableResult
-    public func removeAccountAlias(_ identityKey: String) throws -> Bool {
+    package func removeAccountAlias(_ identityKey: String) throws -> Bool {
         try AccountAliasRecord.deleteOne(db, key: identityKey)
     }
 
     /// The aliases leading to an account, oldest first.
-    public func accountAliases(accountID: UUID) throws -> [AccountAlias] {
+    package func accountAliases(accountID: UUID) throws -> [AccountAlias] {
         try AccountAliasRecord.filter(AccountAliasRecord.Columns.accountID == accountID).order(Column.rowID).fetchAll(db).map(\.alias)
     }
 
     /// Points every alias of `from` at `to` (linking two accounts); returns how many moved.
     @discardableResult
-    public func repointAccountAliases(from: UUID, to: UUID) throws -> Int {
+    package func repointAccountAliases(from: UUID, to: UUID) throws -> Int {
         try db.execute(sql: "UPDATE account_alias SET account_id = ? WHERE account_id = ?", arguments: [to, from])
         return db.changesCount
     }
 
     /// Stored accounts whose number shows these last characters (`••••1234`), with what their sources said about
     /// their identity: the candidates a new source with the same visible digits may be.
-    public func accounts(maskedNumber: String) throws -> [StoredAccountIdentity] {
+    package func accounts(maskedNumber: String) throws -> [StoredAccountIdentity] {
         try AccountRecord.filter(AccountRecord.Columns.maskedNumber == maskedNumber).order(AccountRecord.Columns.createdSeq)
             .fetchAll(db).map { record in
                 StoredAccountIdentity(
@@ -95,7 +95,7 @@ extension StoreWriter {
 
     /// Adds what a source said about an account's identity: its institution ids and its number's form, kept to
     /// compare later sources with. An account stored before forms were kept (unknown) then has this one.
-    public func noteAccountIdentity(accountID: UUID, institutionIDs: [String], numberForm: AccountNumberForm?) throws {
+    package func noteAccountIdentity(accountID: UUID, institutionIDs: [String], numberForm: AccountNumberForm?) throws {
         guard var record = try AccountRecord.fetchOne(db, key: accountID) else { return }
         let oldIDs = record.institutionIDs
         let oldForms = record.numberForms
@@ -114,7 +114,7 @@ extension StoreWriter {
     }
 
     /// Inserts a new account with what its source said about its identity (see `insertAccount(_:identityKey:maskedNumber:)`).
-    public func insertAccount(_ account: Account, identityKey: String, maskedNumber: String?,
+    package func insertAccount(_ account: Account, identityKey: String, maskedNumber: String?,
                               institutionIDs: [String], numberForm: AccountNumberForm?) throws {
         try insertAccount(account, identityKey: identityKey, maskedNumber: maskedNumber)
         let ids = institutionIDs.map(Self.institutionID).filter { !$0.isEmpty }

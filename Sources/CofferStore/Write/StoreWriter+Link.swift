@@ -7,17 +7,17 @@ import GRDB
 /// reverts them.
 extension StoreWriter {
     /// Starts the ledger entry of a link.
-    public func beginLink(path: String) throws {
+    package func beginLink(path: String) throws {
         try beginLedgerEntry(kind: .link, sha256: "", path: path, format: "link", profile: nil)
     }
 
     /// Every transaction of an account, oldest first.
-    public func transactions(accountID: UUID) throws -> [StoredTransaction] {
+    package func transactions(accountID: UUID) throws -> [StoredTransaction] {
         try stored("SELECT \(TxnColumn.storedList) FROM txn WHERE account_id = ? ORDER BY transaction_date, id", [accountID])
     }
 
     /// Deletes a transaction; with `tombstone: false` its keys are not kept (the caller retires them elsewhere).
-    public func delete(_ stored: StoredTransaction, tombstone: Bool) throws {
+    package func delete(_ stored: StoredTransaction, tombstone: Bool) throws {
         if tombstone { return try delete(stored) }
         try log(.transaction, .delete, id: stored.transaction.id, accountID: stored.transaction.accountID)
         try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [stored.transaction.id])
@@ -26,7 +26,7 @@ extension StoreWriter {
 
     /// Moves a transaction (same id) into another account: a deletion in its old account's history and an
     /// insertion in the new one's. A content key the new account holds already gets the next occurrence number.
-    public func move(_ stored: StoredTransaction, to accountID: UUID) throws {
+    package func move(_ stored: StoredTransaction, to accountID: UUID) throws {
         let id = stored.transaction.id
         try log(.transaction, .delete, id: id, accountID: stored.transaction.accountID)
         try log(.transaction, .insert, id: id, accountID: accountID)
@@ -46,7 +46,7 @@ extension StoreWriter {
 
     /// Moves an account's balances into another; one the other holds already (same statement) is dropped.
     /// Returns how many moved.
-    public func moveBalances(from source: UUID, to target: UUID) throws -> Int {
+    package func moveBalances(from source: UUID, to target: UUID) throws -> Int {
         var moved = 0
         for row in try Row.fetchAll(db, sql: "SELECT id, dedupe_key FROM balance WHERE account_id = ?", arguments: [source]) {
             let id: UUID = row[0]
@@ -66,7 +66,7 @@ extension StoreWriter {
 
     /// Copies an account's tombstones (deleted and retired keys) to another, so what was deleted from one stays
     /// deleted in the other.
-    public func copyTombstones(from source: UUID, to target: UUID) throws {
+    package func copyTombstones(from source: UUID, to target: UUID) throws {
         try db.execute(sql: """
             INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
             SELECT transaction_id, ?, external_id, fingerprint, occurrence, deleted_seq FROM tombstone WHERE account_id = ?
@@ -75,7 +75,7 @@ extension StoreWriter {
 
     /// Moves the statements recorded for an account (`coffer reconcile`) to another, noting them in the undo
     /// journal (the table has no mirror: a link is the only thing that changes a recorded statement).
-    public func moveStatementPeriods(from source: UUID, to target: UUID) throws {
+    package func moveStatementPeriods(from source: UUID, to target: UUID) throws {
         try db.execute(sql: """
             INSERT INTO undo_added(import_id, tbl, row_key) SELECT ?, 'statement_period', id FROM statement_period WHERE account_id = ?
             """, arguments: [importID, source])
@@ -83,7 +83,7 @@ extension StoreWriter {
     }
 
     /// Deletes an account that holds nothing any more: a deletion in account history.
-    public func deleteAccount(_ id: UUID) throws {
+    package func deleteAccount(_ id: UUID) throws {
         try log(.account, .delete, id: id, accountID: id)
         try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
     }
@@ -92,7 +92,7 @@ extension StoreWriter {
 extension StoreWriter {
     /// Makes `source`'s identities `target`'s: its own identity key and its aliases lead to `target`, and what its
     /// sources said about the institution and number is noted on `target`. Returns how many keys now lead there.
-    public func absorbIdentities(of source: UUID, into target: UUID) throws -> Int {
+    package func absorbIdentities(of source: UUID, into target: UUID) throws -> Int {
         var count = try repointAccountAliases(from: source, to: target)
         if let record = try AccountRecord.fetchOne(db, key: source) {
             let formList = record.numberForms.map(Self.words) ?? []

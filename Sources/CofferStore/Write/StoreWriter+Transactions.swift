@@ -11,12 +11,12 @@ extension StoreWriter {
         try db.fastRows(sql, arguments: arguments, TxnRows.stored)
     }
 
-    public func transaction(id: UUID) throws -> StoredTransaction? {
+    package func transaction(id: UUID) throws -> StoredTransaction? {
         try stored("SELECT \(TxnColumn.storedList) FROM txn WHERE id = ?", [id]).first
     }
 
     /// The transaction the institution knows by `externalID` in this account.
-    public func transaction(accountID: UUID, externalID: String) throws -> StoredTransaction? {
+    package func transaction(accountID: UUID, externalID: String) throws -> StoredTransaction? {
         try stored("SELECT \(TxnColumn.storedList) FROM txn WHERE account_id = ? AND external_id = ?", [accountID, externalID]).first
     }
 
@@ -25,7 +25,7 @@ extension StoreWriter {
     /// decoded: the common case of a re-imported or overlapping statement. `amounts` must be `EncodedAmounts(t)`.
     /// A row stored before offsets were kept (`utc_offset` NULL) at the same instant and on the same day is
     /// unchanged: re-importing an old file does not rewrite it.
-    public func externalIDMatch(accountID: UUID, externalID: String, comparedWith t: Transaction,
+    package func externalIDMatch(accountID: UUID, externalID: String, comparedWith t: Transaction,
                                 amounts: EncodedAmounts) throws -> (id: UUID, unchanged: Bool)? {
         if externalIDStatement == nil { externalIDStatement = try BoundStatement(db, sql: TxnColumn.externalIDMatchSQL) }
         let s = externalIDStatement!
@@ -39,7 +39,7 @@ extension StoreWriter {
 
     /// The transaction without an institution id with this content fingerprint and occurrence number in this
     /// account. (Records that carry the institution's id are matched by it, never by content.)
-    public func transaction(accountID: UUID, fingerprint: String, occurrence: Int) throws -> StoredTransaction? {
+    package func transaction(accountID: UUID, fingerprint: String, occurrence: Int) throws -> StoredTransaction? {
         try stored("""
             SELECT \(TxnColumn.storedList) FROM txn
             WHERE account_id = ? AND fingerprint = ? AND occurrence = ? AND external_id IS NULL
@@ -47,7 +47,7 @@ extension StoreWriter {
     }
 
     /// Pending and authorized transactions of an account on the local days `fromDay...throughDay`, oldest first.
-    public func openTransactions(accountID: UUID, fromDay: Int, throughDay: Int) throws -> [StoredTransaction] {
+    package func openTransactions(accountID: UUID, fromDay: Int, throughDay: Int) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
         return try stored("""
             SELECT \(TxnColumn.storedList) FROM txn
@@ -58,7 +58,7 @@ extension StoreWriter {
 
     /// Booked transactions of an account on the local days `fromDay...throughDay` in this direction with an amount in
     /// `amounts`: the booked rows an older listing of a pending record may be (docs/dedupe.md), by day.
-    public func bookedTransactions(accountID: UUID, fromDay: Int, throughDay: Int, amounts: ClosedRange<Decimal>,
+    package func bookedTransactions(accountID: UUID, fromDay: Int, throughDay: Int, amounts: ClosedRange<Decimal>,
                                    indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
         return try stored("""
@@ -72,7 +72,7 @@ extension StoreWriter {
 
     /// Whether a transaction with this institution id was deleted from the account before, for a statement as of
     /// `asOf` (ms): a pending row retired by a statement older than that one does not count (nil: every tombstone).
-    public func isDeleted(accountID: UUID, externalID: String, asOf: Int64? = nil) throws -> Bool {
+    package func isDeleted(accountID: UUID, externalID: String, asOf: Int64? = nil) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT 1 FROM tombstone WHERE account_id = ?1 AND external_id = ?2
             AND (retired_as_of IS NULL OR ?3 IS NULL OR retired_as_of >= ?3) LIMIT 1
@@ -81,7 +81,7 @@ extension StoreWriter {
 
     /// The transaction that carried this institution id before it was retired (deleted, booked from pending, or
     /// given a re-issued id), if any.
-    public func retiredOwner(accountID: UUID, externalID: String) throws -> UUID? {
+    package func retiredOwner(accountID: UUID, externalID: String) throws -> UUID? {
         try UUID.fetchOne(db.cachedStatement(sql: """
             SELECT transaction_id FROM tombstone WHERE account_id = ? AND external_id = ? ORDER BY deleted_seq DESC LIMIT 1
             """), arguments: [accountID, externalID])
@@ -89,20 +89,20 @@ extension StoreWriter {
 
     /// Whether a transaction with this fingerprint and occurrence was deleted from the account before, for a
     /// statement as of `asOf` (ms), as `isDeleted(accountID:externalID:asOf:)` counts tombstones.
-    public func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int, asOf: Int64? = nil) throws -> Bool {
+    package func isDeleted(accountID: UUID, fingerprint: String, occurrence: Int, asOf: Int64? = nil) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT 1 FROM tombstone WHERE account_id = ?1 AND fingerprint = ?2 AND occurrence = ?3
             AND (retired_as_of IS NULL OR ?4 IS NULL OR retired_as_of >= ?4) LIMIT 1
             """), arguments: [accountID, fingerprint, occurrence, asOf]) ?? false
     }
 
-    public func insert(_ transaction: Transaction, keys: DedupeKeys) throws {
+    package func insert(_ transaction: Transaction, keys: DedupeKeys) throws {
         try insert(transaction, keys: keys, amounts: EncodedAmounts(transaction))
     }
 
     /// Inserts a transaction whose amounts were encoded beforehand (`amounts` must be `EncodedAmounts(transaction)`).
     /// The hot path of an import: two prepared statements bound value by value.
-    public func insert(_ t: Transaction, keys: DedupeKeys, amounts: EncodedAmounts) throws {
+    package func insert(_ t: Transaction, keys: DedupeKeys, amounts: EncodedAmounts) throws {
         if amounts.exactScaled == nil { try noteInexactAmount(t.transactionAmount.amount) }
         let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID)
         if insertStatement == nil { insertStatement = try BoundStatement(db, sql: TxnColumn.insertSQL) }
@@ -115,7 +115,7 @@ extension StoreWriter {
 
     /// Notes that the row's text is the current statement's too (another source listed the same words, newer):
     /// its `values_as_of` and `source` become the statement's. Nothing a reader sees changes: no change is logged.
-    public func restampValues(ofTransaction id: UUID) throws {
+    package func restampValues(ofTransaction id: UUID) throws {
         try db.cachedStatement(sql: """
             UPDATE txn SET values_as_of = COALESCE(?, values_as_of), source = COALESCE(?, source) WHERE id = ?
             """).execute(arguments: [statementAsOf, recordSource, id])
@@ -123,7 +123,7 @@ extension StoreWriter {
 
     /// Replaces a stored transaction's values and keys (same id). Logs an update. The values are the current
     /// statement's (`statementAsOf`) unless `valuesFromStatement` is false (only the date moved, say).
-    public func update(_ transaction: Transaction, keys: DedupeKeys, valuesFromStatement: Bool = true) throws {
+    package func update(_ transaction: Transaction, keys: DedupeKeys, valuesFromStatement: Bool = true) throws {
         try noteInexactAmount(transaction.transactionAmount.amount)
         try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
         if updateStatement == nil { updateStatement = try BoundStatement(db, sql: TxnColumn.updateSQL) }
@@ -138,7 +138,7 @@ extension StoreWriter {
     /// Deletes a transaction, leaving a tombstone with its keys so that a re-import does not bring it back. A
     /// pending row a statement retired passes that statement's as-of time: a newer statement's listing of it is
     /// not stopped by the tombstone (docs/dedupe.md).
-    public func delete(_ stored: StoredTransaction, retiredAsOf: Date? = nil) throws {
+    package func delete(_ stored: StoredTransaction, retiredAsOf: Date? = nil) throws {
         let t = stored.transaction
         let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID)
         try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t.id])
@@ -152,7 +152,7 @@ extension StoreWriter {
 
     /// The account's transactions on the local days `fromDay...throughDay` with this amount and direction
     /// (candidates for the same transaction seen through another source, or under a re-issued id), by day.
-    public func transactions(accountID: UUID, fromDay: Int, throughDay: Int, amount: Decimal,
+    package func transactions(accountID: UUID, fromDay: Int, throughDay: Int, amount: Decimal,
                              indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
         return try stored("""
@@ -165,7 +165,7 @@ extension StoreWriter {
 
     /// Whether the account holds a row posted a day or more after its date (a pending row that booked, an OFX
     /// `DTPOSTED` after its `DTUSER`). One pass over the account's rows, once per statement.
-    public func hasRowsPostedLater(accountID: UUID) throws -> Bool {
+    package func hasRowsPostedLater(accountID: UUID) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND posted_date >= transaction_date + 86400000)
             """, arguments: [accountID]) ?? false
@@ -173,14 +173,14 @@ extension StoreWriter {
 
     /// The latest local day the account holds a row on, at most (nil when it holds none): the day of its latest
     /// instant, plus one for an offset east of UTC. One look-up in the (account, date) index.
-    public func latestLocalDay(accountID: UUID) throws -> Int? {
+    package func latestLocalDay(accountID: UUID) throws -> Int? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(transaction_date) FROM txn WHERE account_id = ?"),
                            arguments: [accountID]).map { Int(($0 >= 0 ? $0 : $0 - 86_399_999) / 86_400_000) + 1 }
     }
 
     /// Whether the account holds rows without an institution id from a source other than `source` (a camt.052
     /// report's pending entries beside a CSV export): records another source gave, which this source's may be.
-    public func hasRecordsWithoutExternalID(accountID: UUID, outside source: String) throws -> Bool {
+    package func hasRecordsWithoutExternalID(accountID: UUID, outside source: String) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND external_id IS NULL AND source IS NOT NULL AND source != ?)
             """, arguments: [accountID, source]) ?? false
@@ -188,7 +188,7 @@ extension StoreWriter {
 
     /// Whether the account holds institution ids outside the namespace `prefix` (`ofx:`): records another source
     /// identified, which this source's records may be.
-    public func hasExternalIDs(accountID: UUID, outside prefix: String) throws -> Bool {
+    package func hasExternalIDs(accountID: UUID, outside prefix: String) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND external_id IS NOT NULL AND substr(external_id, 1, ?) != ?)
             """, arguments: [accountID, prefix.count, prefix]) ?? false
@@ -196,14 +196,14 @@ extension StoreWriter {
 
     /// Replaces a transaction's dedupe keys without changing its data (no history change): a record from a
     /// higher-fidelity source lends its institution id.
-    public func setKeys(_ keys: DedupeKeys, forTransaction id: UUID) throws {
+    package func setKeys(_ keys: DedupeKeys, forTransaction id: UUID) throws {
         try db.cachedStatement(sql: "UPDATE txn SET external_id = ?, fingerprint = ?, occurrence = ? WHERE id = ?")
             .execute(arguments: [keys.externalID, keys.fingerprint, keys.occurrence, id])
     }
 
     /// Remembers keys a transaction no longer carries (a pending record's, once it is booked), so a re-import of
     /// the old record is recognised instead of inserted again. No history change.
-    public func retireKeys(_ keys: DedupeKeys, ofTransaction id: UUID, accountID: UUID) throws {
+    package func retireKeys(_ keys: DedupeKeys, ofTransaction id: UUID, accountID: UUID) throws {
         guard keys.externalID != nil || keys.fingerprint != nil else { return }
         let seq = try FinanceStore.lastSequence(db)
         try db.cachedStatement(sql: """
@@ -215,13 +215,13 @@ extension StoreWriter {
     /// What an account already holds, asked once per statement so that imports can skip look-ups that cannot
     /// match (a new account has nothing to dedupe against; an account fed by one kind of source needs no
     /// cross-source matching; one without pending transactions needs no pending→booked search).
-    public struct AccountFacts: Sendable {
-        public var hasTransactions: Bool
-        public var hasExternalIDs: Bool
-        public var hasRecordsWithoutExternalID: Bool
-        public var hasOpenTransactions: Bool
+    package struct AccountFacts: Sendable {
+        package var hasTransactions: Bool
+        package var hasExternalIDs: Bool
+        package var hasRecordsWithoutExternalID: Bool
+        package var hasOpenTransactions: Bool
 
-        public init(hasTransactions: Bool, hasExternalIDs: Bool, hasRecordsWithoutExternalID: Bool, hasOpenTransactions: Bool) {
+        package init(hasTransactions: Bool, hasExternalIDs: Bool, hasRecordsWithoutExternalID: Bool, hasOpenTransactions: Bool) {
             self.hasTransactions = hasTransactions
             self.hasExternalIDs = hasExternalIDs
             self.hasRecordsWithoutExternalID = hasRecordsWithoutExternalID
@@ -229,7 +229,7 @@ extension StoreWriter {
         }
     }
 
-    public func facts(accountID: UUID) throws -> AccountFacts {
+    package func facts(accountID: UUID) throws -> AccountFacts {
         func exists(_ condition: String) throws -> Bool {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND \(condition))", arguments: [accountID]) ?? false
         }
@@ -240,7 +240,7 @@ extension StoreWriter {
 
     /// Notes that a statement as of `asOf` listed the open (pending or authorized) row: the newest listing is
     /// kept.
-    public func noteListing(transactionID: UUID, asOf: Date) throws {
+    package func noteListing(transactionID: UUID, asOf: Date) throws {
         try db.cachedStatement(sql: """
             INSERT INTO open_listing(transaction_id, as_of) VALUES (?, ?)
             ON CONFLICT(transaction_id) DO UPDATE SET as_of = max(as_of, excluded.as_of)
@@ -248,26 +248,26 @@ extension StoreWriter {
     }
 
     /// The as-of time (ms) of the statement whose values the row carries, if known (see `statementAsOf`).
-    public func valuesAsOf(transactionID: UUID) throws -> Int64? {
+    package func valuesAsOf(transactionID: UUID) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT values_as_of FROM txn WHERE id = ?"), arguments: [transactionID])
     }
 
     /// The as-of time of the newest statement that listed the open row, if one was noted.
-    public func listingAsOf(transactionID: UUID) throws -> Date? {
+    package func listingAsOf(transactionID: UUID) throws -> Date? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT as_of FROM open_listing WHERE transaction_id = ?"),
                            arguments: [transactionID]).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Whether the account held transactions in `currency` (not its own) before accounts were kept per currency
     /// (migration v5): it stays that currency's account (see `StatementAccount`).
-    public func heldBeforePerCurrencyAccounts(accountID: UUID, currency: String) throws -> Bool {
+    package func heldBeforePerCurrencyAccounts(accountID: UUID, currency: String) throws -> Bool {
         try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM account_legacy_currency WHERE account_id = ? AND currency_code = ?)
             """, arguments: [accountID, currency]) ?? false
     }
 
     /// Whether any key was ever retired or deleted in this store (lets imports skip tombstone look-ups).
-    public func hasTombstones() throws -> Bool {
+    package func hasTombstones() throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone)") ?? false
     }
 

@@ -5,12 +5,12 @@ import GRDB
 
 /// Dedupe keys the pipeline stores with a transaction: the institution's id, and a content fingerprint with
 /// its occurrence number (the second identical coffee of a day is occurrence 2).
-public struct DedupeKeys: Hashable, Sendable {
-    public var externalID: String?
-    public var fingerprint: String?
-    public var occurrence: Int?
+package struct DedupeKeys: Hashable, Sendable {
+    package var externalID: String?
+    package var fingerprint: String?
+    package var occurrence: Int?
 
-    public init(externalID: String? = nil, fingerprint: String? = nil, occurrence: Int? = nil) {
+    package init(externalID: String? = nil, fingerprint: String? = nil, occurrence: Int? = nil) {
         self.externalID = externalID
         self.fingerprint = fingerprint
         self.occurrence = occurrence
@@ -18,13 +18,13 @@ public struct DedupeKeys: Hashable, Sendable {
 }
 
 /// A stored transaction with its dedupe keys.
-public struct StoredTransaction: Sendable {
-    public var transaction: Transaction
-    public var keys: DedupeKeys
+package struct StoredTransaction: Sendable {
+    package var transaction: Transaction
+    package var keys: DedupeKeys
     /// The source (id namespace) of the record whose values and content keys the row carries, if known.
-    public var source: String?
+    package var source: String?
 
-    public init(transaction: Transaction, keys: DedupeKeys, source: String? = nil) {
+    package init(transaction: Transaction, keys: DedupeKeys, source: String? = nil) {
         self.transaction = transaction
         self.keys = keys
         self.source = source
@@ -32,28 +32,28 @@ public struct StoredTransaction: Sendable {
 }
 
 /// How many changes a write made, by kind.
-public struct ChangeCounts: Hashable, Sendable, Codable {
-    public var inserted = 0
-    public var updated = 0
-    public var deleted = 0
-    public init() {}
-    public var total: Int { inserted + updated + deleted }
+package struct ChangeCounts: Hashable, Sendable, Codable {
+    package var inserted = 0
+    package var updated = 0
+    package var deleted = 0
+    package init() {}
+    package var total: Int { inserted + updated + deleted }
 }
 
 /// The write side of the store, valid inside one `FinanceStore.write` call: one SQLite transaction.
 ///
 /// Every insert, update and delete appends its change-log row in the same transaction, so history never sees
 /// a change without its data or data without its change.
-public final class StoreWriter {
+package final class StoreWriter {
     let db: Database
     let store: FinanceStore
     let now: Int64
     /// The import ledger row the changes belong to, when the write is an import.
-    public private(set) var importID: Int64?
+    package private(set) var importID: Int64?
     /// Transaction changes made so far.
-    public internal(set) var transactionCounts = ChangeCounts()
+    package internal(set) var transactionCounts = ChangeCounts()
     /// Account and balance changes made so far.
-    public private(set) var otherCounts = ChangeCounts()
+    package private(set) var otherCounts = ChangeCounts()
 
     init(db: Database, store: FinanceStore) {
         self.db = db
@@ -71,12 +71,12 @@ public final class StoreWriter {
     var notedInexact = false
     /// The as-of time (ms) of the statement being imported, when it states one: stored with the values it gives
     /// (`values_as_of`), so that an older statement imported later does not overwrite them.
-    public var statementAsOf: Int64?
+    package var statementAsOf: Int64?
     /// A time as the store keeps it (ms since 1970), as `statementAsOf` takes it.
     package static func millis(_ date: Date) -> Int64 { Rows.millis(date) }
     /// The source (id namespace: `ofx`, `camt`, `csv:<profile>`) of the records being imported: stored with the
     /// values they give (`source`), so that records without ids from two sources can be told apart.
-    public var recordSource: String?
+    package var recordSource: String?
     /// Stored transactions this import listed unchanged (see `noteListed`).
     /// Appended, not keyed: a row listed twice is merged when read (`Listing.decode`), and an append costs a
     /// fraction of a hashed insert on the path of a re-import (~3% of its CPU).
@@ -102,12 +102,12 @@ public final class StoreWriter {
 
     // MARK: Accounts
 
-    public func account(id: UUID) throws -> Account? {
+    package func account(id: UUID) throws -> Account? {
         try AccountRecord.fetchOne(db, key: id)?.account()
     }
 
     /// Inserts a new account; `maskedNumber` (e.g. `••••1234`) is the only trace of the number kept in clear.
-    public func insertAccount(_ account: Account, identityKey: String, maskedNumber: String?) throws {
+    package func insertAccount(_ account: Account, identityKey: String, maskedNumber: String?) throws {
         let seq = try log(.account, .insert, id: account.id, accountID: account.id)
         try AccountRecord(account, identityKey: identityKey, maskedNumber: maskedNumber, createdSeq: seq).insert(db)
         otherCounts.inserted += 1
@@ -115,7 +115,7 @@ public final class StoreWriter {
 
     /// Gives a stored account another identity key (the key scheme changed, or its source now says its real
     /// number), and the masked number shown for it when given; the account and its id stay.
-    public func rekeyAccount(id: UUID, identityKey: String, maskedNumber: String?) throws {
+    package func rekeyAccount(id: UUID, identityKey: String, maskedNumber: String?) throws {
         if let maskedNumber {
             try db.execute(sql: "UPDATE account SET identity_key = ?, masked_number = ? WHERE id = ?",
                            arguments: [identityKey, maskedNumber, id])
@@ -125,7 +125,7 @@ public final class StoreWriter {
     }
 
     /// Replaces a stored account's values (same id); logs an update only when something changed.
-    public func updateAccount(_ account: Account) throws {
+    package func updateAccount(_ account: Account) throws {
         guard var record = try AccountRecord.fetchOne(db, key: account.id) else {
             throw CofferError(.usage, "no account \(account.id) to update")
         }
@@ -140,7 +140,7 @@ public final class StoreWriter {
 
     /// Inserts a balance unless one with the same dedupe key is stored for the account; true when inserted.
     @discardableResult
-    public func insertBalance(_ balance: AccountBalance, dedupeKey: String) throws -> Bool {
+    package func insertBalance(_ balance: AccountBalance, dedupeKey: String) throws -> Bool {
         let same = BalanceRecord.filter(BalanceRecord.Columns.accountID == balance.accountID
                                         && BalanceRecord.Columns.dedupeKey == dedupeKey)
         if try same.isEmpty(db) == false { return false }
@@ -154,7 +154,7 @@ public final class StoreWriter {
 
     /// Starts the ledger entry of an import; the changes that follow carry its id, and the rows they change are
     /// kept as they were (the undo journal, see `Schema` v7) until the import is undone or compacted away.
-    public func beginImport(sha256: String, path: String, format: String, profile: String?) throws {
+    package func beginImport(sha256: String, path: String, format: String, profile: String?) throws {
         try beginLedgerEntry(kind: .import, sha256: sha256, path: path, format: format, profile: profile)
     }
 
@@ -173,14 +173,14 @@ public final class StoreWriter {
     /// a date-only value: its own date for the row), matched by its institution id or content in its own source
     /// (`sameSource`) or by content from another source. Undoing an earlier import that inserted the row keeps it,
     /// and dates it by the listings left (see `FinanceStore.undoImport`).
-    public func noteListed(_ id: UUID, date: Date, offset: Int?, sameSource: Bool) {
+    package func noteListed(_ id: UUID, date: Date, offset: Int?, sameSource: Bool) {
         guard importID != nil else { return }
         let listing = Listing(date: Rows.millis(date), offset: offset, sameSource: sameSource)
         listed.append((id, listing))
     }
 
     /// Records the counts of the import begun with `beginImport`, and ends its journal.
-    public func finishImport(unchanged: Int, warnings: [String] = []) throws {
+    package func finishImport(unchanged: Int, warnings: [String] = []) throws {
         guard let importID else { return }
         if var entry = try LedgerRecord.fetchOne(db, key: importID) {
             entry.inserted = transactionCounts.inserted
@@ -199,7 +199,7 @@ public final class StoreWriter {
     }
 
     /// Earlier live imports of a file with this SHA-256 (not undone), newest first.
-    public func imports(sha256: String) throws -> [ImportRecord] {
+    package func imports(sha256: String) throws -> [ImportRecord] {
         try LedgerRecord
             .filter(LedgerRecord.Columns.sha256 == sha256 && LedgerRecord.Columns.kind == ImportRecord.Kind.import.rawValue
                     && LedgerRecord.Columns.undoneBy == nil)
@@ -209,7 +209,7 @@ public final class StoreWriter {
 
     /// A stable account identity for an institution and an account number: a keyed hash (the number itself is
     /// not stored) and the account's UUID derived from it.
-    public func accountIdentity(institution: String, number: String) -> (key: String, id: UUID) {
+    package func accountIdentity(institution: String, number: String) -> (key: String, id: UUID) {
         store.accountIdentity(institution: institution, number: number)
     }
 }
@@ -338,7 +338,7 @@ public struct ImportRecord: Sendable, Codable {
 extension FinanceStore {
     /// Runs `body` in one SQLite write transaction: everything it does commits together, or nothing does when it
     /// throws. With `dryRun`, the transaction is rolled back at the end and the result still returned.
-    public func write<T>(dryRun: Bool = false, _ body: (StoreWriter) throws -> T) throws -> T {
+    package func write<T>(dryRun: Bool = false, _ body: (StoreWriter) throws -> T) throws -> T {
         guard access == .readWrite else {
             throw CofferError(.storeReadOnly, "\(path) was opened read-only")
         }
