@@ -14,9 +14,13 @@ import Foundation
 /// With no sort descriptors, results come oldest first (transaction date, then id). Limit and offset page
 /// without gaps or repeats because every order ends with the id.
 public struct TransactionQuery: Sendable {
+    /// The order of the results; every order ends with the id, so pages never skip or repeat.
     public var sortDescriptors: [SortDescriptor<Transaction>]
+    /// Which records to return; nil returns all. What SQL cannot express is evaluated in Swift.
     public var predicate: Predicate<Transaction>?
+    /// At most this many results.
     public var limit: Int?
+    /// Skip this many results first (with `limit`, a page).
     public var offset: Int?
     /// Coffer's addition: text that the description, original description or merchant name contains, ignoring
     /// case and diacritics (`"starbucks"` finds "STARBUCKS #123", `"muller"` finds "Café Müller", `"koln"` finds
@@ -25,6 +29,7 @@ public struct TransactionQuery: Sendable {
     /// texts written at import), and `Transaction.matchesSearchText(_:)` is the same test in Swift.
     public var searchText: String?
 
+    /// A query; every part is optional.
     public init(sortDescriptors: [SortDescriptor<Transaction>] = [], predicate: Predicate<Transaction>? = nil,
                 limit: Int? = nil, offset: Int? = nil, searchText: String? = nil) {
         self.sortDescriptors = sortDescriptors
@@ -76,11 +81,16 @@ public struct TransactionQuery: Sendable {
 
 /// Which accounts to return: FinanceKit's `AccountQuery`. Default order: institution, then display name, then id.
 public struct AccountQuery: Sendable {
+    /// The order of the results; every order ends with the id, so pages never skip or repeat.
     public var sortDescriptors: [SortDescriptor<Account>]
+    /// Which records to return; nil returns all. What SQL cannot express is evaluated in Swift.
     public var predicate: Predicate<Account>?
+    /// At most this many results.
     public var limit: Int?
+    /// Skip this many results first (with `limit`, a page).
     public var offset: Int?
 
+    /// A query; every part is optional.
     public init(sortDescriptors: [SortDescriptor<Account>] = [], predicate: Predicate<Account>? = nil,
                 limit: Int? = nil, offset: Int? = nil) {
         self.sortDescriptors = sortDescriptors
@@ -92,11 +102,16 @@ public struct AccountQuery: Sendable {
 
 /// Which balances to return: FinanceKit's `AccountBalanceQuery`. Default order: oldest first (as-of date, then id).
 public struct AccountBalanceQuery: Sendable {
+    /// The order of the results; every order ends with the id, so pages never skip or repeat.
     public var sortDescriptors: [SortDescriptor<AccountBalance>]
+    /// Which records to return; nil returns all. What SQL cannot express is evaluated in Swift.
     public var predicate: Predicate<AccountBalance>?
+    /// At most this many results.
     public var limit: Int?
+    /// Skip this many results first (with `limit`, a page).
     public var offset: Int?
 
+    /// A query; every part is optional.
     public init(sortDescriptors: [SortDescriptor<AccountBalance>] = [], predicate: Predicate<AccountBalance>? = nil,
                 limit: Int? = nil, offset: Int? = nil) {
         self.sortDescriptors = sortDescriptors
