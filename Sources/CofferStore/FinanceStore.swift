@@ -29,6 +29,7 @@ public final class FinanceStore: Sendable {
     public let path: String
     /// The store's identity, made when it was created; history tokens name it.
     public let storeID: UUID
+    /// Whether it was opened for writing or for reading only.
     public let access: Access
     /// Batch size and poll interval of the history sequences this store makes (a parameter, not ambient state).
     public let historyOptions: HistoryOptions
@@ -209,7 +210,10 @@ public final class FinanceStore: Sendable {
 }
 
 extension FinanceStore {
+    /// FinanceKit's name for the kinds of data a store holds.
     public typealias DataType = FinanceDataType
+    /// FinanceKit's name for a history token: `FinanceStore.HistoryToken`.
     public typealias HistoryToken = CofferModel.HistoryToken
+    /// FinanceKit's name for a batch of changes: `FinanceStore.Changes`.
     public typealias Changes = CofferModel.Changes
 }

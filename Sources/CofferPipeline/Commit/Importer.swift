@@ -37,6 +37,7 @@ public struct ImportOptions: Sendable {
         case new(name: String)
     }
 
+    /// Options; the defaults import for real, identifying each file's format.
     public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false,
                 skipBadRows: Bool = false, account: AccountChoice? = nil, currency: String? = nil) {
         self.dryRun = dryRun
@@ -63,11 +64,14 @@ public struct ImportOptions: Sendable {
 /// From async code use the `async` form: it runs the import on a thread of its own (never on the cooperative
 /// pool) and stops without writing anything when its task is cancelled.
 public struct Importer: Sendable {
+    /// The store files are imported into.
     public let store: FinanceStore
+    /// The profiles, rules and institutions imports use.
     public let configuration: CofferConfiguration
     package let identifier: FormatIdentifier
     let logger: Logger
 
+    /// An importer for a store with a configuration (`CofferConfiguration.standard()` for Coffer's layers).
     public init(store: FinanceStore, configuration: CofferConfiguration, logger: Logger = Logger(label: "coffer.import")) {
         self.store = store
         self.configuration = configuration

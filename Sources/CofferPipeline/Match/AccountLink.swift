@@ -6,15 +6,21 @@ import Foundation
 public struct LinkReport: Sendable, Codable {
     /// The ledger entry recording the link (`coffer imports undo` reverts it).
     public var ledgerID: Int64?
+    /// The account kept.
     public var kept: UUID
+    /// The account merged into it and deleted.
     public var removed: UUID
-    /// Transactions moved into the kept account, and those the kept account already held (matched, not moved).
+    /// Transactions moved into the kept account.
     public var moved = 0
+    /// Transactions the kept account already held (matched, not moved).
     public var matched = 0
     /// Matched transactions whose date the other account gave earlier (the day it happened is the earliest).
     public var redated = 0
+    /// Balances moved into the kept account.
     public var balancesMoved = 0
+    /// Identities of the removed account that became aliases of the kept one.
     public var aliases = 0
+    /// Whether nothing was written (the report says what a link would do).
     public var dryRun: Bool
 }
 

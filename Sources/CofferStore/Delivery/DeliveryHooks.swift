@@ -15,8 +15,11 @@ public struct DeliveryHook: Sendable, Hashable, Codable {
     /// The name `enableBackgroundDelivery` uses for the embedding program's own, in-process hook.
     public static let appHookName = "app"
 
+    /// The hook's name, unique in the store.
     public var name: String
+    /// The data it follows: a change to any of them makes it due.
     public var types: [FinanceStore.BackgroundDataType]
+    /// How often it may run at most.
     public var frequency: FinanceStore.UpdateFrequency
     /// A shell command (`/bin/sh -c`); nil for the in-process hook of a program embedding the watch service.
     public var command: String?
@@ -27,6 +30,7 @@ public struct DeliveryHook: Sendable, Hashable, Codable {
     /// `ok`, or what went wrong the last time (`exit 3`, `timed out after 60 s`).
     public var lastStatus: String?
 
+    /// A hook that has never run; save it with `FinanceStore.saveDeliveryHook(_:)`.
     public init(name: String, types: [FinanceStore.BackgroundDataType], frequency: FinanceStore.UpdateFrequency, command: String?) {
         self.name = name
         self.types = types
@@ -37,13 +41,13 @@ public struct DeliveryHook: Sendable, Hashable, Codable {
 
 /// A delivery a hook is due for: its changed types and the token to read the changes from.
 package struct PendingDelivery: Sendable {
-    public var hook: DeliveryHook
+    package var hook: DeliveryHook
     /// The hook's types that changed since its last delivery.
-    public var changedTypes: [FinanceStore.BackgroundDataType]
+    package var changedTypes: [FinanceStore.BackgroundDataType]
     /// A history token positioned at the hook's last delivery: history read from it yields exactly the new changes.
-    public var token: HistoryToken
+    package var token: HistoryToken
     /// The change-log sequence this delivery covers; recorded when it succeeds.
-    public var throughSequence: Int64
+    package var throughSequence: Int64
 }
 
 extension FinanceStore {

@@ -28,6 +28,7 @@ extension FinanceStore {
             Iterator(reader: reader, watch: reader.isMonitoring ? ChangeWatch() : nil)
         }
 
+        /// Reads the sequence's batches one `next()` at a time.
         public struct Iterator: AsyncIteratorProtocol {
             let reader: HistoryReader<Model>
             /// A monitoring sequence's look at the store's data version (its own connection, opened on first use).
@@ -92,7 +93,9 @@ extension FinanceStore {
 /// await clock.advance(by: .milliseconds(15))
 /// ```
 public struct HistoryOptions: Sendable {
+    /// At most this many changes in one batch.
     public var batchSize: Int
+    /// How often a caught-up monitoring sequence looks whether another connection committed.
     public var pollInterval: Duration
     /// How many change-log rows are coalesced at once.
     public var window: Int
@@ -100,6 +103,7 @@ public struct HistoryOptions: Sendable {
     /// one).
     public var clock: any Clock<Duration>
 
+    /// Options with the defaults: 500 per batch, a look every 15 ms, the continuous clock.
     public init(batchSize: Int = 500, pollInterval: Duration = .milliseconds(15), window: Int = 50_000,
                 clock: any Clock<Duration> = ContinuousClock()) {
         self.batchSize = max(1, batchSize)

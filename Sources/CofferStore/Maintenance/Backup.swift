@@ -10,8 +10,11 @@ public struct BackupResult: Sendable, Codable {
     public let storeID: UUID
     /// The store it was copied from.
     public let sourceStoreID: UUID
+    /// Accounts in the copy.
     public let accounts: Int
+    /// Balances in the copy.
     public let balances: Int
+    /// Transactions in the copy.
     public let transactions: Int
     /// The newest change-log sequence number in the copy.
     public let lastSequence: Int64

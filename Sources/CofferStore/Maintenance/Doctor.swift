@@ -10,12 +10,14 @@ public struct DoctorCheck: Sendable, Codable, Equatable {
     public let name: String
     /// What is checked, in words.
     public let title: String
+    /// Whether the check passed.
     public let ok: Bool
     /// One line: what was found (and, when failed, how much and where).
     public let detail: String
     /// Each problem found, with where it is (at most `DoctorReport.problemLimit`).
     public let problems: [String]
 
+    /// A check's result.
     public init(name: String, title: String, ok: Bool, detail: String, problems: [String] = []) {
         self.name = name
         self.title = title
@@ -27,14 +29,17 @@ public struct DoctorCheck: Sendable, Codable, Equatable {
 
 /// What `coffer doctor` found.
 public struct DoctorReport: Sendable, Codable {
+    /// The store file checked.
     public let path: String
     /// Whether every check passed.
     public let ok: Bool
+    /// Every check, in the order they ran.
     public let checks: [DoctorCheck]
 
     /// Problems listed per check at most.
     public static let problemLimit = 20
 
+    /// The checks that failed.
     public var failed: [DoctorCheck] { checks.filter { !$0.ok } }
 }
 

@@ -4,13 +4,21 @@ import GRDB
 
 /// What `coffer info` shows.
 public struct StoreInfo: Sendable, Codable {
+    /// The store file.
     public let path: String
+    /// The store's identity, which its history tokens carry (a backup gets a new one).
     public let storeID: UUID
+    /// The newest migration applied, like `v16-normalize-v4-variants`.
     public let schemaVersion: String
+    /// Accounts stored.
     public let accounts: Int
+    /// Balances stored.
     public let balances: Int
+    /// Transactions stored.
     public let transactions: Int
+    /// Entries in the import ledger (imports, undos and links).
     public let imports: Int
+    /// Change-log rows kept for history.
     public let changeLogEntries: Int
     /// The newest change sequence number.
     public let lastSequence: Int64
@@ -22,11 +30,14 @@ public struct StoreInfo: Sendable, Codable {
 
 /// What `coffer compact` did.
 public struct CompactionResult: Sendable, Codable {
+    /// Change-log rows removed.
     public let removedChanges: Int
+    /// Tokens older than this sequence number are now invalid.
     public let historyHorizon: Int64
 }
 
 extension FinanceStore {
+    /// Counts and identity of the store, as `coffer info` shows them.
     public func info() async throws -> StoreInfo {
         try await read { db in
             func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }

@@ -4,10 +4,13 @@ import GRDB
 
 /// What undoing imports did (with `dryRun`, would do): one entry per reverted import, newest first.
 public struct UndoReport: Sendable, Codable {
+    /// One reverted import.
     public struct Reverted: Sendable, Codable {
-        /// The ledger entry reverted, and the undo entry that records the reversal.
+        /// The ledger entry reverted.
         public var importID: Int64
+        /// The ledger entry that records the reversal (in a dry run, the number it would have had).
         public var undoID: Int64
+        /// The statement file the import read.
         public var path: String
         /// Transactions the import inserted, deleted again (no tombstone: the file can be imported again).
         public var removed = 0
@@ -19,10 +22,13 @@ public struct UndoReport: Sendable, Codable {
         public var kept = 0
         /// Balances it added, removed; accounts it created, removed.
         public var balancesRemoved = 0
+        /// Accounts the import created, removed.
         public var accountsRemoved = 0
     }
 
+    /// The imports reverted, newest first.
     public var reverted: [Reverted] = []
+    /// Whether nothing was written (the report says what an undo would do).
     public var dryRun: Bool
 }
 

@@ -19,7 +19,9 @@ struct QueryPlan<Model: SQLMapped & Sendable>: @unchecked Sendable {  // immutab
 /// How a query ran: the SQL, and whether Swift had to finish the filtering or sorting. `coffer transactions
 /// --explain` prints it.
 public struct QueryExplanation: Sendable, CustomStringConvertible {
+    /// The SQL SQLite ran.
     public let sql: String
+    /// Its bound values, as text.
     public let arguments: [String]
     /// True when the whole predicate ran in SQLite.
     public let predicatePushedDown: Bool

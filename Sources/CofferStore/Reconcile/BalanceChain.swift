@@ -10,7 +10,9 @@ import GRDB
 /// - `.sequence`: an OFX `LEDGERBAL` (OFX reports no opening balance) is not the previous statement's closing
 ///   balance plus the booked transactions stored between the two.
 public struct BalanceMismatch: Sendable, Hashable {
+    /// Which check failed: the statement's own (opening + rows = closing) or the sequence of OFX balances.
     public enum Check: String, Sendable { case statement, sequence }
+    /// Which check failed.
     public var check: Check
     /// The statement whose balance does not follow, and its file as it was named when imported.
     public var statement: StatementPeriod
@@ -22,10 +24,13 @@ public struct BalanceMismatch: Sendable, Hashable {
     public var difference: Decimal
     /// `.sequence`: the statement whose closing balance it follows, and the booked transactions between.
     public var previous: StatementPeriod?
+    /// `.sequence`: the booked transactions' signed total between the two balances.
     public var bookedBetween: Decimal?
+    /// `.sequence`: how many booked transactions that is.
     public var bookedBetweenCount: Int?
     /// `.sequence`: the booking days counted: after the previous balance's day, through this one's.
     public var firstDay: Date?
+    /// `.sequence`: the last booking day counted.
     public var lastDay: Date?
     /// One sentence that says all of the above.
     public var message: String

@@ -13,15 +13,21 @@ import Foundation
 public struct AccountReconciliation: Sendable {
     /// A run of days statements cover, merged over overlapping and adjoining statements.
     public struct Covered: Sendable, Hashable {
+        /// The first day covered.
         public var first: Date
+        /// The last day covered.
         public var last: Date
+        /// How many statements cover the run.
         public var statements: Int
     }
 
     /// Days between two covered runs that no statement covers.
     public struct Gap: Sendable, Hashable {
+        /// The first day no statement covers.
         public var first: Date
+        /// The last day no statement covers.
         public var last: Date
+        /// How many days that is.
         public var days: Int
         /// Both statements around it state their periods, or it spans `Reconciliation.unstatedGapDays` days or more;
         /// otherwise a statement beside it states no period (a CSV export covers its first to its last row), and
@@ -29,16 +35,19 @@ public struct AccountReconciliation: Sendable {
         public var needsAttention: Bool
     }
 
+    /// The account reconciled.
     public var accountID: UUID
     /// The account's statements, in the order of their periods (a file imported again with `--force` once).
     public var statements: [StatementPeriod]
+    /// The runs of days statements cover, oldest first.
     public var covered: [Covered]
+    /// The days between covered runs, oldest first.
     public var gaps: [Gap]
     /// Balances that do not follow, in the order of their statements.
     public var mismatches: [BalanceMismatch]
-    /// How many of its statements report a closing balance, and how many `LEDGERBAL`s were checked against the
-    /// balance before them.
+    /// How many of its statements report a closing balance.
     public var balancesReported: Int
+    /// How many OFX `LEDGERBAL`s were checked against the balance before them.
     public var sequenceChecks: Int
     /// What "older than 14 days" is measured from: the newest statement's as-of time, else (statements imported
     /// before they were recorded) the account's newest transaction date.

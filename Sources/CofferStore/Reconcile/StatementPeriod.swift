@@ -20,6 +20,7 @@ public struct StatementPeriod: Sendable, Hashable {
     public var importID: Int64 = 0
     /// The file as it was named when imported (the ledger's `path`); empty before it is stored.
     public var path: String = ""
+    /// The account the statement is for.
     public var accountID: UUID
     /// The currency of its balances and rows (the account's, or a legacy account's other currency).
     public var currencyCode: String
@@ -31,6 +32,7 @@ public struct StatementPeriod: Sendable, Hashable {
     /// else its rows' first and last date; nil when it states none and has no rows. A day without a time is
     /// midnight UTC and covers that whole day.
     public var start: Date?
+    /// The last instant it covers (see `start`).
     public var end: Date?
     /// The file states both ends of the period; false when they come from its rows (a CSV export), which leave
     /// out the days before its first row and after its last.
@@ -40,16 +42,19 @@ public struct StatementPeriod: Sendable, Hashable {
     /// The booked balance at its start (camt `OPBD`, else `PRCD`) and at its end (camt `CLBD`, OFX `LEDGERBAL`, a
     /// CSV's newest running balance or footer balance), when it reports them.
     public var opening: StatementBalance?
+    /// The booked balance at its end (see `opening`).
     public var closing: StatementBalance?
-    /// How many rows it lists (every status), how many are booked, and how many pending or authorized.
+    /// How many rows it lists, of every status.
     public var rowCount = 0
+    /// How many of its rows are booked.
     public var bookedCount = 0
+    /// How many of its rows are pending or authorized.
     public var openCount = 0
     /// Σ of its booked rows in micro-units, credits positive, debits negative; nil when it would overflow.
     package var bookedScaled: Int64? = 0
-    /// The statement's own balance check failed (see `ParseWarning.balanceDifference`): what the import said, and
-    /// the reported balance minus the one its amounts give.
+    /// What the import said when the statement's own balance check failed (opening + rows ≠ closing).
     public var balanceProblem: String?
+    /// The reported balance minus the one the statement's amounts give, when its own check failed.
     public var balanceDifference: Decimal?
 
     package init(accountID: UUID, currencyCode: String, location: String, statementID: String? = nil,
@@ -106,7 +111,9 @@ public struct StatementBalance: Sendable, Hashable {
     public var code: String
     /// The magnitude, as the institution sent it.
     public var amount: Decimal
+    /// Whether the balance is in the holder's favour (`.credit`) or owed (`.debit`).
     public var indicator: CreditDebitIndicator
+    /// When the balance applies.
     public var asOf: Date
     /// Where the file gives it, when known (`bank.ofx:76:1 (OFX/…/LEDGERBAL)`).
     public var location: String?

@@ -272,23 +272,36 @@ struct Listing {
 
 /// One entry of the import ledger: an import of a statement file, the undo of one, or a link of two accounts.
 public struct ImportRecord: Sendable, Codable {
+    /// What an entry records: an import, the undo of one, or a link of two accounts.
     public enum Kind: String, Sendable, Codable {
         case `import`, undo, link
     }
 
+    /// The entry's number, as `coffer imports` lists it.
     public var id: Int64
+    /// What the entry records.
     public var kind: Kind
+    /// The statement file's SHA-256 (empty for undo and link entries).
     public var sha256: String
+    /// The file as it was named when imported.
     public var path: String
+    /// What the file was read as (`ofx`, `camt.053.001.08`, `csv`).
     public var format: String
+    /// The CSV profile it was read with.
     public var profile: String?
+    /// Transactions inserted.
     public var inserted: Int
+    /// Transactions updated.
     public var updated: Int
+    /// Transactions deleted.
     public var deleted: Int
+    /// Transactions already stored as they were.
     public var unchanged: Int
+    /// When the entry was committed.
     public var importedAt: Date
     /// How many warnings the import gave, and the first 20 of them.
     public var warningCount: Int
+    /// The first 20 warnings (see `warningCount`).
     public var warnings: [String]
     /// The undo entry that reverted this one.
     public var undoneBy: Int64?
