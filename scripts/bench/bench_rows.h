@@ -54,4 +54,23 @@ static void row_id(unsigned char id[16], int64_t ms, long i, uint64_t h) {
     id[8] = (unsigned char)(0x80 | ((i >> 8) & 0x3f)); id[9] = (unsigned char)i;
     for (int b = 10; b < 16; b++) id[b] = (unsigned char)(h >> (8 * (b - 10)));
 }
+/* Row i's ingredients, as scripts/gen-ofx.py writes them: its hash, kind (payee and MCC index), amount in cents,
+ * direction, time-ordered key and FITID. */
+typedef struct {
+    uint64_t h;
+    int kind;
+    long cents;
+    int credit;
+    unsigned char id[16];
+    char fitid[32];
+} bench_row;
+
+static inline void make_row(bench_row *r, long i, int64_t ms) {
+    r->h = mix((uint64_t)i);
+    r->kind = (int)(r->h % 8);
+    r->cents = 100 + (long)((r->h >> 8) % 249900);
+    r->credit = r->kind == 2 || r->kind == 7;
+    row_id(r->id, ms, i, r->h);
+    snprintf(r->fitid, sizeof r->fitid, "GEN%010ld", i);
+}
 #endif
