@@ -1,13 +1,14 @@
 import Coffer
 import Foundation
 
-/// Snapshot query latency on a store: account + date range, MCC + amount, text search and deep paging.
+/// Snapshot query latency on a store: account + date range, MCC + amount, text search and deep paging (by offset
+/// and by cursor).
 struct QueryBench {
     let store: FinanceStore
     let iterations: Int
     /// How deep the paging query starts (900,000 on the 1M store).
     let deepOffset: Int
-    /// Only the queries whose name starts with this (`account_date`, `mcc_amount`, `text`, `deep_page`).
+    /// Only the queries whose name starts with this (`account_date`, `mcc_amount`, `text`, `deep_page`, `deep_cursor`).
     var only: String? = nil
 
     /// Times each query `iterations` times (fewer for slow ones, at least 5) after two warm-up runs.
@@ -30,12 +31,26 @@ struct QueryBench {
 
         try await time("query.text", TransactionQuery(sortDescriptors: byDate, limit: 1_000, searchText: "pinecone"))
         try await time("query.deep_page", TransactionQuery(sortDescriptors: byDate, limit: 1_000, offset: deepOffset))
+        // The same page by cursor: after the row just before it (found once, by offset, outside the timing).
+        if only == nil || "query.deep_cursor".hasPrefix("query." + (only ?? "")) {
+            let before = try await store.transactions(query: TransactionQuery(sortDescriptors: byDate, limit: 1, offset: max(0, deepOffset - 1)))
+            if deepOffset > 0, let row = before.first {
+                var page = TransactionQuery(sortDescriptors: byDate, limit: 1_000)
+                page.after = page.cursor(after: row)
+                try await time("query.deep_cursor", page, check: { rows in
+                    let expected = try await store.transactions(query: TransactionQuery(sortDescriptors: byDate, limit: 1_000, offset: deepOffset))
+                    if rows.map(\.id) != expected.map(\.id) { throw CofferError(.internal, "the cursor page differs from the offset page") }
+                })
+            }
+        }
     }
 
-    private func time(_ name: String, _ query: TransactionQuery) async throws {
+    private func time(_ name: String, _ query: TransactionQuery,
+                      check: (([Transaction]) async throws -> Void)? = nil) async throws {
         if let only, !name.hasPrefix("query." + only) { return }
         var rows = 0
         for _ in 0..<2 { rows = try await store.transactions(query: query).count }
+        if let check { try await check(try await store.transactions(query: query)) }
         var samples: [Double] = []
         let budget = Timing.now() + 3_000_000_000
         while samples.count < iterations && (samples.count < 5 || Timing.now() < budget) {

@@ -59,6 +59,49 @@ import Testing
         #expect(explain.stdout.contains("transaction_date >= ?") && explain.stdout.contains("predicate: in SQLite"))
     }
 
+    /// `--limit` pages print the cursor that continues them on stderr; `--after` walks every row once, in order,
+    /// in any format, and a cursor is refused by another --sort.
+    @Test func pagesWalkByCursor() throws {
+        let store = try Self.seeded()
+        func cursor(_ run: Run) -> String? {
+            run.stderr.split(separator: "\n").last { $0.hasPrefix("coffer: next page: --after ") }
+                .map { String($0.dropFirst("coffer: next page: --after ".count)) }
+        }
+        for sort in ["date", "amount:desc", "posted"] {
+            let all = try jsonArray(try coffer(["transactions", "--store", store, "--sort", sort, "--format", "json"]).stdout)
+                .compactMap { $0["id"] as? String }
+            var walked: [String] = []
+            var after: String?
+            var pages = 0
+            repeat {
+                let run = try coffer(["transactions", "--store", store, "--sort", sort, "--limit", "7", "--format", "ndjson"]
+                                     + (after.map { ["--after", $0] } ?? []))
+                #expect(run.status == 0, "\(run.stderr)")
+                let lines = run.stdout.split(separator: "\n")
+                walked += try lines.map { try jsonObject(String($0))["id"] as? String ?? "" }
+                after = cursor(run)
+                #expect(after == nil || lines.count == 7)
+                pages += 1
+            } while after != nil && pages < 100
+            #expect(walked == all, "--sort \(sort): walking pages of 7 gives every row once, in order")
+        }
+        // Table output too: the cursor on stderr, the table alone on stdout.
+        let first = try coffer(["transactions", "--store", store, "--limit", "3"])
+        let next = try #require(cursor(first))
+        #expect(!first.stdout.contains(next))
+        let second = try coffer(["transactions", "--store", store, "--limit", "3", "--after", next, "--format", "json"])
+        let firstIDs = try jsonArray(try coffer(["transactions", "--store", store, "--limit", "6", "--format", "json"]).stdout)
+            .compactMap { $0["id"] as? String }
+        #expect(try jsonArray(second.stdout).compactMap { $0["id"] as? String } == Array(firstIDs.suffix(3)))
+
+        let otherSort = try coffer(["transactions", "--store", store, "--sort", "amount", "--after", next])
+        #expect(otherSort.status != 0)
+        #expect(otherSort.stderr.contains("another order"), "\(otherSort.stderr)")
+        let garbled = try coffer(["transactions", "--store", store, "--after", "nonsense!"])
+        #expect(garbled.status != 0)
+        #expect(garbled.stderr.contains("not a cursor Coffer made"), "\(garbled.stderr)")
+    }
+
     @Test func accountsBalancesAndInfo() throws {
         let store = try Self.seeded()
         let accounts = try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout)

@@ -12,7 +12,11 @@ struct TransactionsCommand: AsyncParsableCommand {
             Examples:
               coffer transactions --account 1234 --from 2026-03-01 --to 2026-03-31
               coffer transactions --mcc 5411,5814 --min 20 --sort amount:desc --format csv
-              coffer transactions --text coffee --limit 20 --offset 20
+              coffer transactions --text coffee --limit 20 --after CURSOR
+            Paging: with --limit, when more rows follow, the last line on stderr is \
+            'coffer: next page: --after CURSOR' (in every format: stdout keeps its shape). Pass the cursor to \
+            --after with the same --sort for the next page: a deep page costs what the first does, where --offset \
+            reads every row before it.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -30,6 +34,9 @@ struct TransactionsCommand: AsyncParsableCommand {
     @Option(help: "date, amount or posted; add :desc for descending (amount:desc, or --sort=-amount).") var sort: String = "date"
     @Option(help: "At most this many.") var limit: Int?
     @Option(help: "Skip this many first.") var offset: Int?
+    @Option(help: ArgumentHelp("Continue after the row this cursor names (printed by a previous --limit page; same --sort).",
+                               valueName: "cursor"))
+    var after: String?
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
     @Flag(help: "Print the SQL the query becomes instead of running it.") var explain = false
 
@@ -93,13 +100,16 @@ struct TransactionsCommand: AsyncParsableCommand {
         try await guarded {
             let store = try storeOptions.open(.readOnly)
             let accountIDs = try await AccountSelector.resolveAll(account, in: store)?.map(\.id)
-            let query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try predicate(accountIDs: accountIDs),
+            var query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try predicate(accountIDs: accountIDs),
                                          limit: limit, offset: offset, searchText: text)
+            query.after = after.map { TransactionQuery.Cursor(stringValue: $0) }
             if explain {
                 printLine(store.explain(query).description)
                 return
             }
-            let transactions = try await store.transactions(query: query)
+            let page = try await store.transactionPage(query: query)
+            let transactions = page.transactions
+            let next = page.nextCursor?.stringValue
             // Account names only for the formats that show them.
             let names = format == .table || format == .csv
                 ? Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
@@ -113,6 +123,9 @@ struct TransactionsCommand: AsyncParsableCommand {
                            t.merchantCategoryCode?.code ?? "", t.transactionDescription]
                       }, rightAligned: [2])
             }
+            // On stderr in every format: stdout keeps the shape it has without paging (a JSON array, one
+            // transaction per NDJSON line), so a script's parsing does not depend on whether a page follows.
+            if let next { FileHandle.standardError.write(Data("coffer: next page: --after \(next)\n".utf8)) }
         }
     }
 

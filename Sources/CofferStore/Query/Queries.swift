@@ -12,7 +12,8 @@ import Foundation
 ///     limit: 50)
 /// ```
 /// With no sort descriptors, results come oldest first (transaction date, then id). Limit and offset page
-/// without gaps or repeats because every order ends with the id.
+/// without gaps or repeats because every order ends with the id; Coffer adds `after`, a cursor that continues
+/// after a page's last row without walking the rows before it (`FinanceStore.transactionPage(query:)`).
 public struct TransactionQuery: Sendable {
     /// The order of the results; every order ends with the id, so pages never skip or repeat.
     public var sortDescriptors: [SortDescriptor<Transaction>]
@@ -28,6 +29,9 @@ public struct TransactionQuery: Sendable {
     /// cannot lowercase text, so this is a query property; it runs in SQLite (`LIKE` over a folded copy of the
     /// texts written at import), and `Transaction.matchesSearchText(_:)` is the same test in Swift.
     public var searchText: String?
+    /// Coffer's addition: start right after the row this cursor names (a page's `nextCursor`, see `Cursor`);
+    /// the query's sort descriptors must be the ones the cursor was made for.
+    public var after: Cursor?
 
     /// A query; every part is optional.
     public init(sortDescriptors: [SortDescriptor<Transaction>] = [], predicate: Predicate<Transaction>? = nil,

@@ -14,6 +14,9 @@ struct QueryPlan<Model: SQLMapped & Sendable>: @unchecked Sendable {  // immutab
     let defaultOrder: String
     /// When set, `defaultOrder` is `tieBreak.column, id` and the id part can run in Swift.
     var tieBreak: TieBreak<Model>? = nil
+    /// When set, the whole order in Swift (sort descriptors, then `defaultOrder`), for orders SQLite cannot run;
+    /// otherwise Swift's stable sort keeps SQL's default order among equal rows.
+    var swiftOrder: (@Sendable (Model, Model, [SortDescriptor<Model>]) -> ComparisonResult)? = nil
 }
 
 /// How a query ran: the SQL, and whether Swift had to finish the filtering or sorting. `coffer transactions
@@ -49,7 +52,7 @@ extension FinanceStore {
             \Transaction.transactionAmount.amount: "amount_scaled", \Transaction.id: "id",
             \Transaction.status: "status", \Transaction.transactionType: "type", \Transaction.localDay: "local_day",
         ],
-        defaultOrder: "transaction_date, id", tieBreak: .transactionDate)
+        defaultOrder: "transaction_date, id", tieBreak: .transactionDate, swiftOrder: Keyset.compare)
 
     static let accountPlan = QueryPlan<Account>(
         table: AccountRecord.databaseTableName, columns: AccountRecord.selectList, decode: { try AccountRecord.decode($0).account() },
@@ -65,8 +68,9 @@ extension FinanceStore {
 
     /// Transactions matching the query.
     public func transactions(query: TransactionQuery) async throws -> [Transaction] {
-        try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
-                      extra: Self.searchCondition(query.searchText))
+        let after = try query.after.map { try Keyset.position(of: $0, sort: query.sortDescriptors) }
+        return try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
+                             extra: Self.searchCondition(query.searchText), after: after)
     }
 
     /// `LIKE` over the folded texts (`txn.folded_text`, see `SearchFolding`), with the search text folded the same
@@ -90,10 +94,11 @@ extension FinanceStore {
         try await run(Self.balancePlan, query.predicate, query.sortDescriptors, query.limit, query.offset)
     }
 
-    /// The SQL a transaction query becomes, and which parts run in Swift.
+    /// The SQL a transaction query becomes, and which parts run in Swift. An unusable cursor is left out.
     public func explain(_ query: TransactionQuery) -> QueryExplanation {
-        Self.plan(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
-                  extra: Self.searchCondition(query.searchText)).explanation
+        let after = query.after.flatMap { try? Keyset.position(of: $0, sort: query.sortDescriptors) }
+        return Self.plan(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
+                         extra: Self.searchCondition(query.searchText), after: after).explanation
     }
 
     struct Prepared {
@@ -112,7 +117,8 @@ extension FinanceStore {
     }
 
     static func plan<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
-                            _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, approximateDecimals: Bool = false) -> Prepared {
+                            _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, after: KeysetPosition<Model>? = nil,
+                            approximateDecimals: Bool = false) -> Prepared {
         var sql = "SELECT \(plan.columns) FROM \(plan.table)"
         var arguments: [DatabaseValue] = []
         var exact = true
@@ -129,6 +135,12 @@ extension FinanceStore {
         if let extra {
             conditions.append(extra.sql)
             arguments += extra.arguments
+        }
+        // After a cursor, in SQL when SQL runs the order (`Keyset.position` checked that it does).
+        if case .keys(let values)? = after, let columns = Keyset.orderColumns(plan, sort), columns.count == values.count {
+            let part = Keyset.condition(columns, values)
+            conditions.append(part.sql)
+            arguments += part.arguments
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         var orderTerms: [String] = []
@@ -165,14 +177,15 @@ extension FinanceStore {
     // Specialized for transactions: unspecialized, every row's copy and append went through value witnesses.
     @_specialize(exported: false, where Model == Transaction)
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
-                    _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil) async throws -> [Model] {
+                    _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, after: KeysetPosition<Model>? = nil) async throws -> [Model] {
         if let limit, limit <= 0 { return [] }
         // On one of the store's read threads (never a cooperative-pool thread), on a kept connection with its
         // prepared statements: the library's share of a 1,000-row query is then decoding, not statement
         // compilation. Cancelling the task interrupts SQLite and throws `CancellationError`.
         return try await readOffPool { job in try job.read { connection in
             let approximate = try Self.inexactAmounts(connection)
-            let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, approximateDecimals: approximate)
+            let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, after: after,
+                                     approximateDecimals: approximate)
             let statement = try connection.statement(prepared.sql)
             try statement.bind(prepared.arguments)
             var rows = 0
@@ -188,16 +201,23 @@ extension FinanceStore {
             // Swift finishes: filter as rows stream by; when SQL already orders them, stop once the page is full.
             let skip = max(0, offset ?? 0)
             let wanted = limit.map { skip + max(0, $0) }
+            var pivot: Model?
+            if !prepared.sortInSQL, case .row(let row)? = after { pivot = row }
+            let order = plan.swiftOrder
             var matches: [Model] = []
             while try statement.step() {
                 rows += 1
                 if rows & 4_095 == 0 { try connection.checkCancellation() }
                 let model = try plan.decode(statement)
                 if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
+                // After a cursor of an order run in Swift: only rows that come after its row.
+                if let pivot, let order, order(model, pivot, sort) != .orderedDescending { continue }
                 matches.append(model)
                 if prepared.sortInSQL, let wanted, matches.count >= wanted { break }
             }
-            if !prepared.sortInSQL { matches.sort(using: sort) }
+            if !prepared.sortInSQL {
+                if let order { matches.sort { order($0, $1, sort) == .orderedAscending } } else { matches.sort(using: sort) }
+            }
             let start = min(skip, matches.count)
             let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
             return Array(matches[start..<end])
