@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CofferModel"),
         // libxml2's C API (the SAX2 push parser camt is read with); libxml2-dev, found through pkg-config.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Process-wide SQLite settings made through sqlite3_config (variadic, so C): memory statistics off.
+        .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Pure parsers: bytes → raw statement records. No database, no I/O but reading.
         .target(name: "CofferFormats", dependencies: [
             "CofferModel", "CLibXML2",
@@ -39,7 +41,7 @@ let package = Package(
         ]),
         // SQLite through GRDB: current-state tables, change log, queries, history.
         .target(name: "CofferStore", dependencies: [
-            "CofferModel",
+            "CofferModel", "CSQLiteTuning",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),

@@ -11,6 +11,7 @@ enum StoreFile {
     /// the store's `ReaderPool` to keep: a one-shot `coffer transactions` opened four connections before.
     @discardableResult
     static func check(path: String, access: FinanceStore.Access) throws -> ReaderConnection? {
+        SQLiteProcess.configure()
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
