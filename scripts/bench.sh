@@ -20,9 +20,9 @@ BIG=${SIZES[-1]}
 [[ -n ${BENCH_SIZES:-} ]] && read -r -a SIZES <<< "$BENCH_SIZES"
 PEER_SIZES=(10000)
 PEER_RUNS=3
-# BENCH_PARTS picks sections (default all): build,import,reimport,overlap,query,history,peers. BENCH_KEEP=1 adds
+# BENCH_PARTS picks sections (default all): build,import,reimport,overlap,query,history,profile,peers. BENCH_KEEP=1 adds
 # to the figures of an earlier invocation instead of starting afresh (for measuring the parts at different times).
-PARTS=${BENCH_PARTS:-build,import,reimport,overlap,query,history,peers}
+PARTS=${BENCH_PARTS:-build,import,reimport,overlap,query,history,profile,peers}
 part() { [[ ,$PARTS, == *,$1,* ]]; }
 mkdir -p "$OUT/data" "$OUT/stores" "$OUT/json"
 FIG=$OUT/figures.tsv
@@ -37,6 +37,7 @@ runs_for() { if (( $1 >= 1000000 )); then echo "${BENCH_RUNS_BIG:-3}"; else echo
 need_apt=()
 command -v hyperfine > /dev/null || need_apt+=(hyperfine)
 command -v hledger > /dev/null || need_apt+=(hledger)
+command -v perf > /dev/null || need_apt+=(linux-perf)
 [[ -x /usr/bin/time ]] || need_apt+=(time)
 [[ -f /usr/include/sqlite3.h ]] || need_apt+=(libsqlite3-dev)
 if (( ${#need_apt[@]} )); then
@@ -203,6 +204,24 @@ rmstore "$mstore"
 log "monitor latency (10 commits from another process)"
 "$BIN/coffer-bench" monitor --store "$mstore" --coffer "$COFFER" "$OUT"/data/tiny-{1..10}.ofx | sed 's/ /\t/' >> "$FIG"
 fig load.after_library "$(load)"
+fi
+
+# --- where an import's CPU goes: perf, split by pipeline stage (scripts/bench/perf_split.py) -------------------
+if part profile; then
+    pn=$(( BIG >= 1000000 ? 200000 : 100000 ))
+    [[ -n ${BENCH_PROFILE_SIZE:-} ]] && pn=$BENCH_PROFILE_SIZE
+    gen "$OUT/data/ofx1-$pn.ofx" python3 scripts/gen-ofx.py --count "$pn" --version 1 --out "$OUT/data/ofx1-$pn.ofx"
+    pstore=$OUT/stores/profile.sqlite
+    rmstore "$pstore"
+    log "perf profile of an OFX 1.02 import ($pn)"
+    fig split.size "$pn"
+    median_of "minfloor.$pn" 3 "$OUT/sqlite_min_floor" "$OUT/stores/minfloor-$pn.sqlite" "$pn"
+    if perf record -q -F 499 --call-graph dwarf,16384 -o "$OUT/perf.data" "$COFFER" import --store "$pstore" \
+        "$OUT/data/ofx1-$pn.ofx" > /dev/null 2>&1; then
+        python3 scripts/bench/perf_split.py "$OUT/perf.data" "$pn" | sed 's/ /\t/' >> "$FIG"
+    else
+        echo "bench: perf record failed (kernel.perf_event_paranoid?); the CPU split is left out" >&2
+    fi
 fi
 
 # --- peers -------------------------------------------------------------------------------------------------

@@ -43,43 +43,82 @@ w(f"- Load average (1/5/15 min) at start {F.get('load.start')}, after imports {F
 w("- Medians: hyperfine, 5 runs (3 at 1M); library figures from coffer-bench (many iterations).\n")
 
 w("## Import (end to end: `coffer import` into a new store, with history)\n")
-w("| format | transactions | median wall s | tx/s (wall) | tx/s (CPU) | peak MiB | stored | vs SQLite floor (wall / CPU) | target |")
-w("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+w("Two floors run beside Coffer: the *SQLite floor* (`sqlite_floor.c`) inserts rows shaped as Coffer's schema "
+  "stores them (its columns and indexes); the *minimal floor* (`sqlite_min_floor.c`, issue 16's shape) inserts "
+  "the least any store with a change log must: nine columns, an (account, day) and a unique (account, FITID) "
+  "index, a bare change-log row. Ratios are Coffer over the floor, wall / CPU (user + sys).\n")
+w("| format | transactions | median wall s | tx/s (wall) | tx/s (CPU) | peak MiB | stored | vs SQLite floor | vs minimal floor | target |")
+w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for n in sizes:
     floor_wall, floor_cpu = num(f"floor.{n}.insert_seconds"), num(f"floor.{n}.insert_cpu_seconds")
+    min_wall, min_cpu = num(f"minfloor.{n}.insert_seconds"), num(f"minfloor.{n}.insert_cpu_seconds")
     for f, label in [("ofx1", "OFX 1.02 SGML"), ("ofx2", "OFX 2.2 XML"), ("camt", "camt.053"), ("csv", "CSV (Chase)")]:
         m = num(f"import.{f}.{n}.median_s")
-        u, s = num(f"import.{f}.{n}.user_s"), num(f"import.{f}.{n}.sys_s")
-        cpu = (u or 0) + (s or 0)
+        u, s_ = num(f"import.{f}.{n}.user_s"), num(f"import.{f}.{n}.sys_s")
+        cpu = (u or 0) + (s_ or 0)
         rate = n / m if m else None
         crate = n / cpu if cpu else None
         peak = num(f"import.{f}.{n}.peak_mib")
-        ratio = ""
-        target, ok = "", None
-        if f in ("ofx1", "ofx2") and floor_wall and m:
-            ratio = f"{m / floor_wall:.2f}x / {cpu / floor_cpu:.2f}x" if floor_cpu else f"{m / floor_wall:.2f}x"
-        if n == big and n >= 1_000_000 and f in ("ofx1", "ofx2"):
-            target, ok = "≥250k/s, ≤1.2x floor", bool(rate and rate >= 250_000 and m / floor_wall <= 1.2)
-        if n == big and n >= 1_000_000 and f == "csv":
-            target, ok = "≥180k/s", bool(rate and rate >= 180_000)
-        mem_ok = peak is not None and peak < 128
-        target = (target + "; " if target else "") + "<128 MiB" + mark(mem_ok)
+
+        def ratio(wall, c):
+            if not (wall and m):
+                return "", None, None
+            rw, rc = m / wall, (cpu / c if c else None)
+            return (f"{rw:.2f}x / {rc:.2f}x" if rc else f"{rw:.2f}x"), rw, rc
+        r_floor, _, _ = ratio(floor_wall, floor_cpu)
+        r_min, rw, rc = ratio(min_wall, min_cpu)
+        targets = []
+        if n >= 100_000 and f == "ofx1" and rw is not None:
+            targets.append("≤1.5x wall" + mark(rw <= 1.5))
+            if rc is not None:
+                targets.append("≤2.5x CPU" + mark(rc <= 2.5))
+        if n >= 100_000 and f in ("ofx2", "csv") and rw is not None:
+            targets.append("≤1.8x wall" + mark(rw <= 1.8))
+        if n >= 1_000_000 and f == "camt":
+            targets.append("≥100k tx/s" + mark(bool(rate and rate >= 100_000)))
+        if n >= 1_000_000:
+            targets.append("<128 MiB" + mark(peak is not None and peak < 128))
         w(f"| {label} | {n:,} | {fmt(m, 2)} | {fmt(rate)} | {fmt(crate)} | {fmt(peak, 1)} | {F.get(f'import.{f}.{n}.stored', '?')} "
-          f"| {ratio} | {target}{mark(ok) if ok is not None else ''} |")
-    fr = num(f"floor.{n}.insert_rows_per_s")
-    w(f"| SQLite floor (C, insert only) | {n:,} | {fmt(floor_wall, 2)} | {fmt(fr)} | "
-      f"{fmt(n / floor_cpu if floor_cpu else None)} | | | 1x | |")
+          f"| {r_floor} | {r_min} | {'; '.join(targets)} |")
+    w(f"| SQLite floor (C, Coffer's schema) | {n:,} | {fmt(floor_wall, 2)} | {fmt(num(f'floor.{n}.insert_rows_per_s'))} | "
+      f"{fmt(n / floor_cpu if floor_cpu else None)} | | | 1x | | |")
+    w(f"| minimal floor (C, issue 16's shape) | {n:,} | {fmt(min_wall, 2)} | {fmt(num(f'minfloor.{n}.insert_rows_per_s'))} | "
+      f"{fmt(n / min_cpu if min_cpu else None)} | | | | 1x | |")
+
+pn = num("split.size")
+if pn:
+    w(f"\n## Where an import's CPU goes (OFX 1.02, {int(pn):,} transactions, `perf record`, split by stage)\n")
+    w("Each sample counts for the pipeline stage of the frame nearest its leaf (`scripts/bench/perf_split.py`): a "
+      "malloc or a retain counts for whoever called it. Parse and normalize run on one thread, match, store and "
+      "SQLite on the other, so wall time follows the busier thread. Figures include perf's own overhead.\n")
+    w("| stage | share | CPU µs per transaction |")
+    w("|---|---:|---:|")
+    for stage, label in [("parse", "parse (OFX tokenizer and reader)"), ("normalize", "normalize (preparer: text, type, MCC, fingerprints)"),
+                         ("match", "match (matcher, import session)"), ("store", "store (Swift around SQLite: binding, the writer)"),
+                         ("SQLite", "SQLite (txn and change-log inserts, look-ups)"), ("pipe", "pipe between the threads"),
+                         ("kernel", "kernel (I/O, page faults)"), ("other", "other (start-up, runtime)")]:
+        sh = num(f"split.{stage}.share")
+        w(f"| {label} | {fmt(sh * 100 if sh is not None else None, 1)}% | {fmt(num(f'split.{stage}.us_per_tx'), 2)} |")
+    w(f"| whole process | 100% | {fmt(num('split.total.us_per_tx'), 2)} |")
+    mc = num(f"minfloor.{int(pn)}.insert_cpu_seconds")
+    if mc:
+        w(f"| minimal floor, whole process (for comparison) | | {fmt(mc * 1e6 / pn, 2)} |")
 
 w("\n## Re-import and overlap (OFX 1.02, " + f"{big:,} transactions)\n")
 w("| case | median wall s | tx/s (wall) | tx/s (CPU) | peak MiB | target |")
 w("|---|---:|---:|---:|---:|---|")
+first = num(f"import.ofx1.{big}.median_s")
+first_cpu = (num(f"import.ofx1.{big}.user_s") or 0) + (num(f"import.ofx1.{big}.sys_s") or 0)
 for key, label, target, floor in [(f"reimport.same.{big}", "identical file again (ledger short-circuit)", "≥1M/s", 1_000_000),
-                                   (f"reimport.force.{big}", "identical file with --force (dedupe, no writes)", "", None),
+                                   (f"reimport.force.{big}", "identical file with --force (dedupe, no writes)", "<0.5x a first import", None),
                                    (f"overlap.{big}", "overlapping statement (half its days already stored)", "", None)]:
     m = num(key + ".median_s")
     cpu = (num(key + ".user_s") or 0) + (num(key + ".sys_s") or 0)
     rate = big / m if m else None
     ok = None if floor is None or rate is None else rate >= floor
+    if key.startswith("reimport.force") and m and first:
+        ok = m / first < 0.5
+        target += f" ({m / first:.2f}x wall, {cpu / first_cpu:.2f}x CPU)" if first_cpu else f" ({m / first:.2f}x)"
     w(f"| {label} | {fmt(m, 3)} | {fmt(rate)} | {fmt(big / cpu if cpu else None)} | {fmt(num(key + '.peak_mib'), 1)} | {target}{mark(ok)} |")
 if F.get(f"overlap.{big}.stored"):
     w(f"\nAfter the overlapping import the store holds {F[f'overlap.{big}.stored']} transactions "
