@@ -67,7 +67,7 @@ struct CofferCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
+            ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self, PickCommand.self,
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
             ProfileCommand.self, ImportsCommand.self, BackupCommand.self, DoctorCommand.self, ReconcileCommand.self,
             ConfigCommand.self,

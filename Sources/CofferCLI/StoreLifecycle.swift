@@ -58,6 +58,7 @@ enum ExitSignals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                RawTerminal.restoreForSignal()
                 OpenStores.checkpointForSignal()
                 signal(number, SIG_DFL)
                 var set = sigset_t()

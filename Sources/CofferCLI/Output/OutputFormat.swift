@@ -77,8 +77,10 @@ struct Table {
     }
 }
 
-/// Prints models in the chosen format.
-func emit<T: Encodable>(_ items: [T], format: OutputFormat, table: () -> Table) throws {
+/// Prints models in the chosen format (to stdout, or to `write`).
+func emit<T: Encodable>(_ items: [T], format: OutputFormat, to write: (Data) -> Void = { FileHandle.standardOutput.write($0) },
+                        table: () -> Table) throws {
+    func printLine(_ text: String) { write(Data((text + "\n").utf8)) }
     switch format {
     case .json: printLine(try JSON.document(items))
     case .ndjson:
@@ -86,7 +88,7 @@ func emit<T: Encodable>(_ items: [T], format: OutputFormat, table: () -> Table) 
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
         func flush() {
-            FileHandle.standardOutput.write(Data(out))
+            write(Data(out))
             out.removeAll(keepingCapacity: true)
         }
         for item in items {
