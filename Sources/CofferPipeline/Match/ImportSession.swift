@@ -96,7 +96,8 @@ final class ImportSession {
         case .begin(let header):
             let account = try begin(header)
             return ResolvedAccount(id: account.id, currencyCode: account.currencyCode,
-                                   names: [account.displayName] + (account.accountDescription.map { [$0] } ?? []))
+                                   names: [account.displayName] + (account.accountDescription.map { [$0] } ?? []),
+                                   mayHoldFileWideOccurrences: try writer.hasTransactionsOrTombstones(accountID: account.id))
         case .transaction(let prepared): try transaction(prepared)
         case .balance(let raw):
             guard account != nil else { throw CofferError(.badInput, "a balance before any statement header", location: raw.location) }

@@ -53,10 +53,10 @@ struct Matcher {
     /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
     var claimed: Set<UUID> = []
     /// Stored rows this file matched by an institution id.
-    var matchedRows: Set<UUID> = []
+    var matchedRows = RowIDSet()
     /// Rows this file matched by id or content, or inserted: a pending record of the file is none of them, and no
     /// record of the file is a re-issued id of one. (A set of row ids, not of the ids they carry: one insert a row.)
-    var listedRows: Set<UUID> = []
+    var listedRows = RowIDSet()
 
     init(namespace: String, checkTombstones: Bool) {
         self.namespace = namespace
@@ -286,4 +286,21 @@ struct Matcher {
         if let listedAsOf, listedAsOf >= asOf { return false }
         return listsPending || throughDay - row.localDay >= postingDays
     }
+}
+
+/// Row ids as 64-bit digests: half a `Set<UUID>`'s memory (16 MB less for a million-row file). Two of a file's rows
+/// share a digest with a probability of about n²/2^65 (3 in 100 million for a million rows); the later row is then
+/// taken as listed (or matched) too: a record of the file would not match it and would be stored beside it.
+struct RowIDSet {
+    private var digests: Set<UInt64> = []
+
+    private static func digest(_ id: UUID) -> UInt64 {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+                ^ (bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self) &* 0x9E37_79B9_7F4A_7C15)
+        }
+    }
+
+    mutating func insert(_ id: UUID) { digests.insert(Self.digest(id)) }
+    func contains(_ id: UUID) -> Bool { digests.contains(Self.digest(id)) }
 }

@@ -35,13 +35,17 @@ struct ResolvedAccount: Sendable {
     var currencyCode: String
     /// The account's display name and description: what a merchant rule's `account` may name it by.
     var names: [String] = []
+    /// Whether rows or tombstones an earlier version stored may carry file-wide occurrence numbers: false for an
+    /// account with nothing stored when this file first names it, whose rows the preparer then numbers per day
+    /// only (`TransactionPreparer`), keeping no file-wide set (16 MB at a million transactions).
+    var mayHoldFileWideOccurrences = true
 }
 
 /// The normalize stage: raw transaction → normalized `Transaction`, fingerprint and occurrence, encoded amounts.
 ///
 /// It keeps the only per-file memory that grows with the file: one 64-bit hash per institution id and per
-/// fingerprint (about 35 MB for a million transactions), to number identical transactions and to notice a
-/// repeated id. At each statement header it asks `resolveAccount` (the writing side, which owns the store) for
+/// fingerprint (about 16 MB each for a million transactions), to number identical transactions and to notice a
+/// repeated id; a second fingerprint set for the file-wide numbers only for accounts that had rows stored. At each statement header it asks `resolveAccount` (the writing side, which owns the store) for
 /// the account, so the transactions it prepares are final.
 struct TransactionPreparer {
     let normalizer: DescriptionNormalizer
@@ -61,6 +65,10 @@ struct TransactionPreparer {
     /// Occurrence counts of the fingerprints seen more than once, over the file (legacy) and per day.
     private var repeats: [UInt64: Int] = [:]
     private var seenDayFingerprints: Set<UInt64> = []
+    /// Per account, decided when the file first names it (`ResolvedAccount.mayHoldFileWideOccurrences`): whether
+    /// the file-wide occurrence is counted.
+    private var countsFileWide: [UUID: Bool] = [:]
+    private var countFileWide = true
     private var dayRepeats: [UInt64: Int] = [:]
     private var random = FastRandom()
     /// One clock reading per 10,000 transactions is enough for the time-ordered ids' millisecond part.
@@ -82,6 +90,10 @@ struct TransactionPreparer {
             accountMatches = normalizer.rules.rules.contains { !$0.accounts.isEmpty }
                 ? normalizer.rules.accountMatches(id: account.id, names: account.names) : []
             salt = withUnsafeBytes(of: account.id.uuid) { $0.load(as: UInt64.self) }
+            // Decided once a file: a later statement of the same account finds this file's own rows stored, which
+            // carry per-day numbers only.
+            if countsFileWide[account.id] == nil { countsFileWide[account.id] = account.mayHoldFileWideOccurrences }
+            countFileWide = countsFileWide[account.id] ?? true
         case .transaction(let raw):
             count += 1
             if count % 10_000 == 0 { now = Date() }
@@ -93,15 +105,17 @@ struct TransactionPreparer {
             let day = UInt64(bitPattern: Int64(prepared.transaction.localDay))
             let key = prepared.fingerprint.hash ^ salt
             let dayKey = key ^ (day &* 0x9E37_79B9_7F4A_7C15)
-            if !seenFingerprints.insert(key).inserted {
-                let occurrence = (repeats[key] ?? 1) + 1
-                repeats[key] = occurrence
-                prepared.legacyOccurrence = occurrence
-            }
             if !seenDayFingerprints.insert(dayKey).inserted {
                 let occurrence = (dayRepeats[dayKey] ?? 1) + 1
                 dayRepeats[dayKey] = occurrence
                 prepared.occurrence = occurrence
+            }
+            if !countFileWide {
+                prepared.legacyOccurrence = prepared.occurrence  // nothing stored under a file-wide number to find
+            } else if !seenFingerprints.insert(key).inserted {
+                let occurrence = (repeats[key] ?? 1) + 1
+                repeats[key] = occurrence
+                prepared.legacyOccurrence = occurrence
             }
             if let id = prepared.externalID, !seenIDs.insert(Self.hash(id) ^ salt).inserted {
                 // Kept, and matched by its content instead of its id.

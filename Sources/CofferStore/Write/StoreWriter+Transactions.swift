@@ -229,6 +229,13 @@ extension StoreWriter {
         }
     }
 
+    /// Whether the account has any transaction stored, or the tombstone of one.
+    package func hasTransactionsOrTombstones(accountID: UUID) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ?1) OR EXISTS (SELECT 1 FROM tombstone WHERE account_id = ?1)
+            """, arguments: [accountID]) ?? true
+    }
+
     package func facts(accountID: UUID) throws -> AccountFacts {
         func exists(_ condition: String) throws -> Bool {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND \(condition))", arguments: [accountID]) ?? false
