@@ -113,6 +113,67 @@ import Testing
         return Expected(accounts: granted, types: types)
     }
 
+    /// The rule for linked accounts (docs/access.md): a grant names ids, and a link never widens it. A client of
+    /// OTHER alone sees OTHER's rows and OTHER go, and nothing of KEEP; a client of KEEP sees the rows moved in from
+    /// KEEP's earliest date; undoing the link brings OTHER back to OTHER's client.
+    @Test func linkingTwoAccountsNeverWidensAGrant() async throws {
+        let folder = NSTemporaryDirectory() + "coffer-grant-tests/" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let owner = try FinanceStore(path: folder + "/store.sqlite")
+        defer { owner.close() }
+        var ids: [UUID] = []
+        let day = { (d: Int) in CalendarDay.date(day: Self.base + d) }
+        try owner.write { w in
+            for n in 0..<2 {
+                let identity = w.accountIdentity(institution: "Link Bank", number: "7770000\(n)")
+                try w.insertAccount(.asset(AssetAccount(id: identity.id, displayName: "Account \(n)", institutionName: "Link Bank",
+                                                        currencyCode: "USD")), identityKey: identity.key, maskedNumber: nil)
+                ids.append(identity.id)
+            }
+            for (n, d, text) in [(0, 1, "Keep early"), (0, 20, "Keep late"), (1, 2, "Other early"), (1, 25, "Other late")] {
+                let t = Transaction(id: .timeOrdered(), accountID: ids[n], transactionAmount: CurrencyAmount(amount: Decimal(10 + d), currencyCode: "USD"),
+                                    creditDebitIndicator: .debit, transactionDescription: text, originalTransactionDescription: text,
+                                    transactionDate: day(d))
+                try w.insert(t, keys: DedupeKeys(externalID: t.id.uuidString))
+            }
+        }
+        let (keep, other) = (ids[0], ids[1])
+        let keepToken = try owner.addClient(named: "keep").token
+        let otherToken = try owner.addClient(named: "other").token
+        try owner.authorizeClient(named: "keep", grant: .init(accounts: [.init(accountID: keep, earliestDate: day(10))],
+                                                              dataTypes: [.transactions, .accounts]))
+        try owner.authorizeClient(named: "other", grant: .init(accounts: [.init(accountID: other)], dataTypes: [.transactions, .accounts]))
+        let keepClient = try FinanceStore(path: folder + "/store.sqlite", clientToken: keepToken)
+        let otherClient = try FinanceStore(path: folder + "/store.sqlite", clientToken: otherToken)
+        defer { keepClient.close(); otherClient.close() }
+        func texts(_ store: FinanceStore) async throws -> Set<String> {
+            Set(try await store.transactions(query: TransactionQuery()).map(\.transactionDescription))
+        }
+        var keepMirror = Mirror<Transaction>(), otherMirror = Mirror<Transaction>(), otherAccounts = Mirror<Account>()
+        try await keepMirror.follow(keepClient.allTransactionHistory(isMonitoring: false), "keep")
+        try await otherMirror.follow(otherClient.allTransactionHistory(isMonitoring: false), "other")
+        try await otherAccounts.follow(otherClient.accountHistory(isMonitoring: false), "other accounts")
+        #expect(try await texts(keepClient) == ["Keep late"] && otherMirror.rows.count == 2)
+
+        let report = try owner.linkAccounts(keep: keep, other: other)
+        #expect(try await texts(keepClient) == ["Keep late", "Other late"])
+        let otherAfter = try await texts(otherClient)
+        let otherAccountsAfter = try await otherClient.accounts(query: AccountQuery())
+        #expect(otherAfter.isEmpty && otherAccountsAfter.isEmpty)
+        try await keepMirror.follow(keepClient.allTransactionHistory(since: keepMirror.token, isMonitoring: false), "keep after link")
+        try await otherMirror.follow(otherClient.allTransactionHistory(since: otherMirror.token, isMonitoring: false), "other after link")
+        try await otherAccounts.follow(otherClient.accountHistory(since: otherAccounts.token, isMonitoring: false), "other accounts after link")
+        #expect(Set(keepMirror.rows.values.map(\.transactionDescription)) == ["Keep late", "Other late"])
+        #expect(otherMirror.rows.isEmpty && otherAccounts.rows.isEmpty)
+
+        _ = try owner.undoImport(try #require(report.ledgerID))
+        #expect(try await texts(keepClient) == ["Keep late"])
+        #expect(try await texts(otherClient) == ["Other early", "Other late"])
+        try await otherMirror.follow(otherClient.allTransactionHistory(since: otherMirror.token, isMonitoring: false), "other after undo")
+        #expect(otherMirror.rows.count == 2)
+    }
+
     @Test func whatAClientReadsIsTheOwnersViewFilteredByItsGrant() async throws {
         for seed in Self.cases {
             try await Self.run(seed: seed)
