@@ -243,7 +243,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         var conditions = ["created_seq <= ?"]
         var arguments: [DatabaseValue] = [at.databaseValue]
         if let scope {
-            let grant = scope.tableCondition(entity)
+            let grant = scope.tableCondition(entity, indexed: false)
             conditions.append(grant.sql)
             arguments += grant.arguments
         }
