@@ -85,6 +85,32 @@ import Testing
         #expect(try jsonArray(try coffer(["clients", "list", "--store", store, "--format", "json"]).stdout).isEmpty)
     }
 
+    /// On a terminal, `authorize` without `--accounts` asks: the accounts by number (a wrong answer is asked again),
+    /// then each one's earliest date. The terminal is util-linux's `script`, which gives the command a pty.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func authorizeAsksOnATerminal() throws {
+        let store = try Self.store()
+        try coffer(["clients", "add", "budget", "--store", store])
+        let accounts = try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(cofferBinary) clients authorize budget --store \(store) --types transactions", "/dev/null"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("7\n1,2\n2026-03-09\n\n".utf8))
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("Give numbers from 1 to \(accounts.count)") && text.contains("Earliest date for"))
+        let shown = try jsonObject(try coffer(["clients", "show", "budget", "--store", store, "--format", "json"]).stdout)
+        let granted = try #require(shown["accounts"] as? [[String: Any]])
+        #expect(granted.count == 2 && granted.compactMap { $0["earliestDate"] as? String } == ["2026-03-09"])
+        #expect(shown["dataTypes"] as? [String] == ["transactions"])
+    }
+
     @Test func badInputIsAClearError() throws {
         let store = try Self.store()
         try coffer(["clients", "add", "budget", "--store", store])
