@@ -43,6 +43,29 @@ struct HistoryBench {
         }
         report("history.nothing_new.median_us", Timing.median(samples), decimals: 2)
         report("history.nothing_new.p90_us", Timing.percentile(samples, 0.9), decimals: 2)
+
+        // The same for a client granted that account (issue 17): the grant is read in each read's snapshot.
+        let name = "bench-\(UUID().uuidString.prefix(8))"
+        let client = try store.addClient(named: name).client
+        try store.authorizeClient(named: name, grant: .init(accounts: [.init(accountID: account.id)], dataTypes: [.transactions]))
+        defer { _ = try? store.removeClient(named: name) }
+        let scoped = store.scoped(to: client.id)
+        let clientBench = HistoryBench(store: scoped, runs: runs)
+        samples = []
+        for _ in 0..<runs {
+            samples.append(try await Timing.micros { (count, end) = try await clientBench.catchUp(account.id, since: nil) })
+        }
+        report("history.client.from_nil.changes", Double(count), decimals: 0)
+        report("history.client.from_nil.median_ms", Timing.median(samples) / 1_000, decimals: 2)
+        samples = []
+        for _ in 0..<2_000 {
+            samples.append(try await Timing.micros {
+                var iterator = scoped.transactionHistory(forAccountID: account.id, since: end, isMonitoring: false).makeAsyncIterator()
+                if try await iterator.next() != nil { count += 1 }
+            })
+        }
+        report("history.client.nothing_new.median_us", Timing.median(samples), decimals: 2)
+        report("history.client.nothing_new.p90_us", Timing.percentile(samples, 0.9), decimals: 2)
     }
 
     /// Reads the history to its end without monitoring; returns how many transactions it carried and the last token.

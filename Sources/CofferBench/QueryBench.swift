@@ -43,6 +43,22 @@ struct QueryBench {
                 })
             }
         }
+
+        // The same queries for a client granted the account from 30 days before `firstDay` (issue 17): the grant is
+        // read in each query's snapshot and is one more SQL condition.
+        if only == nil || only == "client" {
+            let firstPage = TransactionQuery(sortDescriptors: byDate, limit: 1_000)
+            try await time("query.first_page", firstPage)
+            let name = "bench-\(UUID().uuidString.prefix(8))"
+            let owner = store.access == .readWrite ? store : try FinanceStore(path: store.path)  // clients are written
+            defer { _ = try? owner.removeClient(named: name); if owner !== store { owner.close() } }
+            let client = try owner.addClient(named: name).client
+            try owner.authorizeClient(named: name, grant: .init(
+                accounts: [.init(accountID: id, earliestDate: firstDay.addingTimeInterval(-30 * 86_400))], dataTypes: [.transactions]))
+            let scoped = QueryBench(store: store.scoped(to: client.id), iterations: iterations, deepOffset: deepOffset)
+            try await scoped.time("query.client.account_date", accountDate)
+            try await scoped.time("query.client.first_page", firstPage)
+        }
     }
 
     private func time(_ name: String, _ query: TransactionQuery,

@@ -15,7 +15,7 @@ struct WatchRetryTests {
             "bad-input: quarantine", "unknown-format: quarantine", "bad-configuration: quarantine", "not-a-store: keep",
             "store-too-new: keep", "store-read-only: keep", "io: quarantine", "institution-error: quarantine",
             "usage: quarantine", "ambiguous-account: quarantine", "internal: quarantine", "store-busy: retry",
-            "store-io: keep", "file-not-found: skip", "file-changing: retry",
+            "store-io: keep", "file-not-found: skip", "file-changing: retry", "unknown-client: quarantine",
         ])
     }
 

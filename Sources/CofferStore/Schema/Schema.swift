@@ -199,6 +199,7 @@ enum Schema {
         registerRetiredAsOfMigration(&migrator)
         registerFoldedTextMigration(&migrator)
         registerNormalizeV4VariantsMigration(&migrator)
+        registerClientsMigration(&migrator)
         return migrator
     }
 
