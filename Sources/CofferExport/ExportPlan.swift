@@ -86,7 +86,10 @@ struct ExportPlan: Sendable {
         let universe = transactions.filter {
             selected($0.accountID) && options.writes($0.status) && options.covers(day: bookingDay($0))
         }.sorted { (bookingDay($0), $0.transactionDate, $0.id.uuidString) < (bookingDay($1), $1.transactionDate, $1.id.uuidString) }
-        let partners = classifier.ownTransfers(universe, accounts)
+        // Own transfers are found among every account's rows: half of one whose other account is not exported goes
+        // to the transfers account.
+        let candidates = transactions.filter { accounts[$0.accountID] != nil && options.writes($0.status) }
+        let partners = classifier.ownTransfers(candidates, accounts)
 
         // The day each posting counts on in the tool: hledger keeps a transfer's second side on its own day (a
         // posting date); beancount and ledger put both sides on the transaction's day, the earlier one's.
@@ -106,8 +109,8 @@ struct ExportPlan: Sendable {
         }
         for t in universe where !previous.exported.contains(t.id) && !emitted.contains(t.id) {
             emitted.insert(t.id)
-            if let partnerID = partners[t.id], let partner = byID[partnerID] {
-                if !previous.exported.contains(partnerID), !emitted.contains(partnerID) {
+            if let partnerID = partners[t.id] {
+                if let partner = byID[partnerID], !previous.exported.contains(partnerID), !emitted.contains(partnerID) {
                     emitted.insert(partnerID)
                     var first = side(t), second = side(partner)
                     first.category = "transfer"

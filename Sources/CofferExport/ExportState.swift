@@ -25,12 +25,13 @@ public struct ExportState: Codable, Sendable {
         asserted = []
         opened = [:]
         declared = []
+        started = false
     }
 
-    /// Whether nothing was exported yet (the next export writes the file's header).
-    public var isFresh: Bool { token == nil }
+    /// Whether an export has been written with this state (the first one writes the file's header).
+    public var started: Bool
 
-    private enum CodingKeys: String, CodingKey { case version, format, token, exported, asserted, opened, declared }
+    private enum CodingKeys: String, CodingKey { case version, format, token, exported, asserted, opened, declared, started }
 
     /// Decodes what `encode(to:)` wrote.
     public init(from decoder: any Decoder) throws {
@@ -48,6 +49,7 @@ public struct ExportState: Codable, Sendable {
         }
         self.opened = opened
         declared = Set(try c.decode([String].self, forKey: .declared))
+        started = try c.decodeIfPresent(Bool.self, forKey: .started) ?? true
     }
 
     /// Encodes the state with its sets sorted, so the file changes only where the state does.
@@ -60,6 +62,7 @@ public struct ExportState: Codable, Sendable {
         try c.encode(asserted.sorted(), forKey: .asserted)
         try c.encode(Dictionary(uniqueKeysWithValues: opened.map { ($0.key.uuidString, ExactDecimal.text($0.value)) }), forKey: .opened)
         try c.encode(declared.sorted(), forKey: .declared)
+        try c.encode(started, forKey: .started)
     }
 }
 

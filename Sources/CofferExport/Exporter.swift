@@ -42,12 +42,8 @@ public struct Exporter: Sendable {
     /// The whole export: every transaction and statement balance `options` selects.
     public func export(_ options: ExportOptions) async throws -> ExportOutput {
         let (accounts, transactions, balances) = try await rows()
-        let plan = ExportPlan.make(accounts: accounts, transactions: transactions, balances: balances, options: options,
-                                   names: names, classifier: classifier)
-        let declare = plan.accountsUsed.keys.sorted()
-        return ExportOutput(text: text(plan, options: options, accounts: accounts, header: true, declare: declare),
-                            transactionCount: plan.written.count, assertionCount: plan.assertedKeys.count,
-                            warnings: plan.warnings, changes: [], state: nil)
+        return Self.render(accounts: accounts, transactions: transactions, balances: balances, options: options, names: names,
+                           classifier: classifier, resuming: nil)
     }
 
     /// An incremental export: what `options` selects that `state` has not written yet, to append to the same
@@ -55,7 +51,7 @@ public struct Exporter: Sendable {
     /// save `ExportOutput.state` for the next. A state from another format, or a token the store refuses
     /// (another store, compacted history), throws.
     public func export(_ options: ExportOptions, resuming state: ExportState?) async throws -> ExportOutput {
-        var state = state ?? ExportState(format: options.format)
+        let state = state ?? ExportState(format: options.format)
         guard state.format == options.format else {
             throw CofferError(.usage, "the export state is for \(state.format.rawValue), not \(options.format.rawValue): "
                               + "use one state file per journal")
@@ -68,30 +64,47 @@ public struct Exporter: Sendable {
         for try await changes in store.allTransactionHistory(since: state.token, isMonitoring: false) {
             token = changes.newToken
             guard state.token != nil else { continue }
-            for t in changes.updated where state.exported.contains(t.id) { updated[t.id] = t }
-            for t in changes.inserted where state.exported.contains(t.id) { updated[t.id] = t }
+            for t in changes.updated + changes.inserted where state.exported.contains(t.id) { updated[t.id] = t }
             for id in changes.deleted where state.exported.contains(id) {
                 deleted.insert(id)
                 updated[id] = nil
             }
         }
         let (accounts, transactions, balances) = try await rows()
-        let previous = ExportPlan.Previous(exported: state.exported, asserted: state.asserted, opened: state.opened)
-        let plan = ExportPlan.make(accounts: accounts, transactions: transactions, balances: balances, options: options,
-                                   names: names, classifier: classifier, previous: previous)
-        let declare = plan.accountsUsed.keys.filter { !state.declared.contains($0) }.sorted()
-        let text = text(plan, options: options, accounts: accounts, header: state.isFresh, declare: declare)
-        let changes = updated.values.sorted { $0.id.uuidString < $1.id.uuidString }.map {
+        var output = Self.render(accounts: accounts, transactions: transactions, balances: balances, options: options,
+                                 names: names, classifier: classifier, resuming: state)
+        output.changes = updated.values.sorted { $0.id.uuidString < $1.id.uuidString }.map {
             ExportedChange(kind: .updated, id: $0.id, transaction: $0)
         } + deleted.sorted { $0.uuidString < $1.uuidString }.map { ExportedChange(kind: .deleted, id: $0, transaction: nil) }
-        state.token = token ?? state.token
-        state.exported.formUnion(plan.written)
-        state.exported.subtract(deleted)
-        state.asserted.formUnion(plan.assertedKeys)
-        state.opened.merge(plan.openedAccounts) { old, _ in old }
-        state.declared.formUnion(declare)
+        output.state?.token = token ?? state.token
+        output.state?.exported.subtract(deleted)
+        return output
+    }
+
+    /// The export of these rows, without a store: a whole export (`state` nil) or what `state` has not written.
+    package static func render(accounts: [UUID: Account], transactions: [Transaction], balances: [AccountBalance],
+                               options: ExportOptions, names: JournalAccountNames, classifier: ExportClassifier,
+                               resuming state: ExportState?) -> ExportOutput {
+        let previous = state.map { ExportPlan.Previous(exported: $0.exported, asserted: $0.asserted, opened: $0.opened) }
+        let plan = ExportPlan.make(accounts: accounts, transactions: transactions, balances: balances, options: options,
+                                   names: names, classifier: classifier, previous: previous ?? ExportPlan.Previous())
+        let declare = plan.accountsUsed.keys.filter { !(state?.declared.contains($0) ?? false) }.sorted()
+        let text: String
+        let header = !(state?.started ?? false)
+        switch options.format {
+        case .hledger, .ledger: text = LedgerFamilyWriter(format: options.format).write(plan, header: header, declare: declare)
+        case .beancount: text = BeancountWriter().write(plan, header: header, open: declare.map { ($0, plan.accountsUsed[$0] ?? nil) })
+        case .csv: text = CSVExportWriter().write(plan, header: header)
+        case .ofx: text = OFXExportWriter().write(plan, accounts: accounts)
+        }
+        var next = state
+        next?.exported.formUnion(plan.written)
+        next?.asserted.formUnion(plan.assertedKeys)
+        next?.opened.merge(plan.openedAccounts) { old, _ in old }
+        next?.declared.formUnion(declare)
+        next?.started = true
         return ExportOutput(text: text, transactionCount: plan.written.count, assertionCount: plan.assertedKeys.count,
-                            warnings: plan.warnings, changes: changes, state: state)
+                            warnings: plan.warnings, changes: [], state: next)
     }
 
     private func rows() async throws -> ([UUID: Account], [Transaction], [AccountBalance]) {
@@ -99,18 +112,5 @@ public struct Exporter: Sendable {
         let transactions = try await store.transactions(query: TransactionQuery())
         let balances = try await store.accountBalances(query: AccountBalanceQuery())
         return (accounts, transactions, balances)
-    }
-
-    private func text(_ plan: ExportPlan, options: ExportOptions, accounts: [UUID: Account], header: Bool, declare: [String]) -> String {
-        switch options.format {
-        case .hledger, .ledger:
-            return LedgerFamilyWriter(format: options.format).write(plan, header: header, declare: declare)
-        case .beancount:
-            return BeancountWriter().write(plan, header: header, open: declare.map { ($0, plan.accountsUsed[$0] ?? nil) })
-        case .csv:
-            return CSVExportWriter().write(plan, header: header)
-        case .ofx:
-            return OFXExportWriter().write(plan, accounts: accounts)
-        }
     }
 }
