@@ -56,6 +56,8 @@ struct ExportPlan: Sendable {
     var warnings: [String] = []
     /// Journal accounts used by the entries, with the currency when it is one Coffer account's.
     var accountsUsed: [String: String?] = [:]
+    /// The Coffer account of each journal account that is one.
+    var accountIDs: [String: UUID] = [:]
     /// The earliest day of anything in the export's universe (beancount's `open` date).
     var firstDay: Int?
     /// Keys of the assertions planned (`ACCOUNT-ID@DAY`), and the accounts given an opening balance.
@@ -202,6 +204,7 @@ struct ExportPlan: Sendable {
             ($0.element.day, rank($0.element), $0.offset) < ($1.element.day, rank($1.element), $1.offset)
         }.map(\.element)
 
+        for (id, name) in journalNames { plan.accountIDs[name] = id }
         for entry in plan.entries {
             switch entry {
             case .opening(let account, let counter, _, _, let currency):

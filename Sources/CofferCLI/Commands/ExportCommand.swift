@@ -124,11 +124,13 @@ struct ExportCommand: AsyncParsableCommand {
     static func writeState(_ state: ExportState, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let temporary = path + ".tmp"
         do {
-            let temporary = path + ".tmp"
             try encoder.encode(state).write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary)) }
-            else { try FileManager.default.moveItem(atPath: temporary, toPath: path) }
+            guard rename(temporary, path) == 0 else {
+                throw CofferError(.io, "cannot move \(temporary) over the state file: \(String(cString: strerror(errno)))",
+                                  location: SourceLocation(file: path))
+            }
         } catch {
             throw CofferError(.io, "cannot write the export state: \(error.localizedDescription)", location: SourceLocation(file: path),
                               underlying: error)

@@ -25,6 +25,7 @@ struct BeancountWriter {
             let day = JournalText.date(day: plan.firstDay ?? 0, for: .beancount)
             for account in open {
                 out += "\(day) open \(account.name)" + (account.currency.map { "  " + JournalText.commodity($0, for: .beancount) } ?? "") + "\n"
+                if let id = plan.accountIDs[account.name] { out += "  coffer-account: \"\(id.uuidString)\"\n" }
             }
             out += "\n"
         }

@@ -27,7 +27,15 @@ struct LedgerFamilyWriter {
             out += "; statement balances are assertions. Coffer appends to a journal, and never rewrites one.\n\n"
         }
         if !declare.isEmpty {
-            for account in declare { out += "account \(account)\n" }
+            // Each of Coffer's accounts says which it is: an hledger tag, a ledger note.
+            for account in declare {
+                guard let id = plan.accountIDs[account] else {
+                    out += "account \(account)\n"
+                    continue
+                }
+                out += hledger ? "account \(account)  ; coffer-account:\(id.uuidString)\n"
+                               : "account \(account)\n    note coffer-account: \(id.uuidString)\n"
+            }
             out += "\n"
         }
         for entry in plan.entries {
