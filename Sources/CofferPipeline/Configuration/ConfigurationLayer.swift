@@ -37,6 +37,7 @@ public struct ConfigurationLayer: Sendable {
     /// The files Coffer reads in a layer, in the order it reads them (a `.local` file after the one it extends).
     static let fileNames = ["merchants.yaml", "merchants.local.yaml", "categories.yaml", "categories.local.yaml",
                             "institutions.yaml", "institutions.local.yaml", "accounts.yaml", "accounts.local.yaml",
+                            "mcc-categories.yaml", "mcc-categories.local.yaml", "transfers.yaml", "transfers.local.yaml",
                             "disable.yaml", "export.yaml", "export.local.yaml"]
 
     /// The layer a folder holds; throws when the folder does not exist or a file cannot be read.
