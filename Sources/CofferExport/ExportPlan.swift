@@ -77,8 +77,8 @@ struct ExportPlan: Sendable {
     /// Plans the export of `transactions` (every row of the store; filtered here by `options`) with the statements'
     /// `balances`.
     static func make(accounts: [UUID: Account], transactions: [Transaction], balances: [AccountBalance],
-                     options: ExportOptions, names: JournalAccountNames, classifier: ExportClassifier,
-                     previous: Previous = Previous()) -> ExportPlan {
+                     maskedNumbers: [UUID: String] = [:], options: ExportOptions, names: JournalAccountNames,
+                     classifier: ExportClassifier, previous: Previous = Previous()) -> ExportPlan {
         var plan = ExportPlan()
         let format = options.format
         let journalNames = Self.journalNames(accounts: accounts, names: names, format: format)
@@ -91,7 +91,12 @@ struct ExportPlan: Sendable {
         // Own transfers are found among every account's rows: half of one whose other account is not exported goes
         // to the transfers account.
         let candidates = transactions.filter { accounts[$0.accountID] != nil && options.writes($0.status) }
-        let partners = classifier.ownTransfers(candidates, accounts)
+        let transfers = classifier.ownTransfers(candidates, Array(accounts.values), maskedNumbers)
+        var partners: [UUID: UUID] = [:]
+        for pair in transfers.pairs {
+            partners[pair.debit] = pair.credit
+            partners[pair.credit] = pair.debit
+        }
 
         // The day each posting counts on in the tool: hledger keeps a transfer's second side on its own day (a
         // posting date); beancount and ledger put both sides on the transaction's day, the earlier one's.
@@ -107,7 +112,8 @@ struct ExportPlan: Sendable {
         // Entries for the rows not yet written.
         var emitted = Set<UUID>()
         func side(_ t: Transaction) -> ExportedSide {
-            ExportedSide(transaction: t, account: journalNames[t.accountID]!, day: bookingDay(t), category: classifier.category(t))
+            ExportedSide(transaction: t, account: journalNames[t.accountID]!, day: bookingDay(t),
+                         category: classifier.category(t, accounts[t.accountID]))
         }
         for t in universe where !previous.exported.contains(t.id) && !emitted.contains(t.id) {
             emitted.insert(t.id)
@@ -120,6 +126,13 @@ struct ExportPlan: Sendable {
                     plan.entries.append(.transfer(first: first, second: second, firstAssertion: nil, secondAssertion: nil))
                     continue
                 }
+                var alone = side(t)
+                alone.category = "transfer"
+                plan.entries.append(.single(alone, counter: JournalText.account(names.transfers, for: format), assertion: nil))
+                continue
+            }
+            if transfers.contains(t.id) {
+                // A transfer rule names it, and its other side is not stored: the transfers account.
                 var alone = side(t)
                 alone.category = "transfer"
                 plan.entries.append(.single(alone, counter: JournalText.account(names.transfers, for: format), assertion: nil))

@@ -42,7 +42,8 @@ public struct Exporter: Sendable {
     /// The whole export: every transaction and statement balance `options` selects.
     public func export(_ options: ExportOptions) async throws -> ExportOutput {
         let (accounts, transactions, balances) = try await rows()
-        return Self.render(accounts: accounts, transactions: transactions, balances: balances, options: options, names: names,
+        return Self.render(accounts: accounts, transactions: transactions, balances: balances,
+                           maskedNumbers: try await store.maskedAccountNumbers(), options: options, names: names,
                            classifier: classifier, resuming: nil)
     }
 
@@ -71,7 +72,8 @@ public struct Exporter: Sendable {
             }
         }
         let (accounts, transactions, balances) = try await rows()
-        var output = Self.render(accounts: accounts, transactions: transactions, balances: balances, options: options,
+        var output = Self.render(accounts: accounts, transactions: transactions, balances: balances,
+                                 maskedNumbers: try await store.maskedAccountNumbers(), options: options,
                                  names: names, classifier: classifier, resuming: state)
         output.changes = updated.values.sorted { $0.id.uuidString < $1.id.uuidString }.map {
             ExportedChange(kind: .updated, id: $0.id, transaction: $0)
@@ -83,10 +85,11 @@ public struct Exporter: Sendable {
 
     /// The export of these rows, without a store: a whole export (`state` nil) or what `state` has not written.
     package static func render(accounts: [UUID: Account], transactions: [Transaction], balances: [AccountBalance],
-                               options: ExportOptions, names: JournalAccountNames, classifier: ExportClassifier,
+                               maskedNumbers: [UUID: String] = [:], options: ExportOptions, names: JournalAccountNames, classifier: ExportClassifier,
                                resuming state: ExportState?) -> ExportOutput {
         let previous = state.map { ExportPlan.Previous(exported: $0.exported, asserted: $0.asserted, opened: $0.opened) }
-        let plan = ExportPlan.make(accounts: accounts, transactions: transactions, balances: balances, options: options,
+        let plan = ExportPlan.make(accounts: accounts, transactions: transactions, balances: balances,
+                                   maskedNumbers: maskedNumbers, options: options,
                                    names: names, classifier: classifier, previous: previous ?? ExportPlan.Previous())
         let declare = plan.accountsUsed.keys.filter { !(state?.declared.contains($0) ?? false) }.sorted()
         let text: String

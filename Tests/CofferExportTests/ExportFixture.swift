@@ -67,10 +67,13 @@ enum ExportFixture {
         balance(7, euro, "2026-03-03", "410.10", .asset, "EUR"),
     ]
 
+    /// The built-in categories and transfer rules (no user configuration).
+    static let classifier = ExportClassifier(configuration: try! CofferConfiguration.load(layers: [.builtIn]))
+
     static func render(_ format: ExportFormat, includePending: Bool = false, names: JournalAccountNames = JournalAccountNames(),
                        transactions: [Transaction] = transactions, state: ExportState? = nil) -> ExportOutput {
         Exporter.render(accounts: accounts, transactions: transactions, balances: balances,
                         options: ExportOptions(format: format, includePending: includePending), names: names,
-                        classifier: .standIn, resuming: state)
+                        classifier: classifier, resuming: state)
     }
 }

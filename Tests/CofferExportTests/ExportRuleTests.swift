@@ -43,7 +43,7 @@ import Testing
         var options = ExportOptions(format: .hledger)
         options.accountIDs = [ExportFixture.checking]
         let alone = Exporter.render(accounts: ExportFixture.accounts, transactions: ExportFixture.transactions, balances: [],
-                                    options: options, names: JournalAccountNames(), classifier: .standIn, resuming: nil).text
+                                    options: options, names: JournalAccountNames(), classifier: ExportFixture.classifier, resuming: nil).text
         #expect(squeezed(alone).contains(" Assets:Transfers 500.00 USD\n"))
     }
 
@@ -72,12 +72,13 @@ import Testing
             accounts:
               \(ExportFixture.checking.uuidString): Assets:Checking
             expenses:
-              uncategorized: Expenses:Misc
+              dining: Expenses:Food:Eating-Out
             opening: Equity:Start
             """, file: "export.yaml")
         let text = squeezed(ExportFixture.render(.hledger, names: names).text)
         #expect(text.contains(" Assets:Checking -4.50 USD\n"))
-        #expect(text.contains(" Expenses:Misc 4.50 USD\n"))
+        #expect(text.contains(" Expenses:Food:Eating-Out 4.50 USD\n"), "Blue Bottle's MCC 5814 is dining")
+        #expect(text.contains(" Income:Salary -2150.00 USD\n"), "the default for a category without an entry")
         #expect(text.contains(" Equity:Start -1000.00 USD\n"))
     }
 
@@ -105,7 +106,8 @@ import Testing
         #expect(!two.text.contains("Written by coffer export"), "the header only once")
         #expect(!two.text.contains(first[0].id.uuidString))
         #expect(two.text.contains(ExportFixture.transactions[2].id.uuidString))
-        #expect(!two.text.contains("open Expenses:Uncategorized"), "accounts opened once")
+        #expect(!two.text.contains("open Expenses:Dining"), "accounts opened once")
+        #expect(two.text.contains("open Expenses:Uncategorized"), "an account first used now is opened now")
         #expect(two.state?.exported.count == ExportFixture.transactions.filter { $0.status == .booked }.count)
         let three = ExportFixture.render(.beancount, state: two.state)
         #expect(three.transactionCount == 0 && three.assertionCount == 0)
