@@ -5,6 +5,7 @@ import PackageDescription
 //   CofferModel ← CofferFormats ─┐
 //   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← coffer (CLI)
 //                                   CofferPipeline ← CofferWatch (long-running service) ← coffer (CLI)
+//                                   CofferPipeline ← CofferExport (journals: hledger, beancount, ledger; CSV, OFX) ← Coffer
 let package = Package(
     name: "Coffer",
     // Linux only (Debian 12 is what CI runs): the watch service uses inotify, and file locking, process spawning and
@@ -54,8 +55,13 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Writes the store out for plain-text accounting (hledger, beancount, ledger) and as CSV or OFX.
+        .target(name: "CofferExport", dependencies: [
+            "CofferModel", "CofferStore", "CofferPipeline",
+            .product(name: "Yams", package: "Yams"),
+        ]),
         // The library other Swift packages depend on: re-exports the modules above.
-        .target(name: "Coffer", dependencies: ["CofferModel", "CofferFormats", "CofferStore", "CofferPipeline"]),
+        .target(name: "Coffer", dependencies: ["CofferModel", "CofferFormats", "CofferStore", "CofferPipeline", "CofferExport"]),
         // The drop-folder service and background delivery hooks, under swift-service-lifecycle.
         .target(name: "CofferWatch", dependencies: [
             "CofferPipeline", "CofferStore",
@@ -81,6 +87,7 @@ let package = Package(
         ]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
+        .testTarget(name: "CofferExportTests", dependencies: ["CofferExport", "CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferWatchTests", dependencies: [
             "CofferWatch", "CofferPipeline", "CofferStore", .product(name: "Logging", package: "swift-log"),
         ]),

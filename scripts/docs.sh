@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
 mkdir -p "$out"
 targets=()
-for t in Coffer CofferModel CofferStore CofferPipeline CofferWatch; do targets+=(--target "$t"); done
+for t in Coffer CofferModel CofferStore CofferPipeline CofferExport CofferWatch; do targets+=(--target "$t"); done
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if ! swift package --allow-writing-to-directory "$out" generate-documentation "${targets[@]}" \

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-LIBRARIES = ["CofferModel", "CofferFormats", "CofferStore", "CofferPipeline", "CofferWatch", "Coffer"]
+LIBRARIES = ["CofferModel", "CofferFormats", "CofferStore", "CofferPipeline", "CofferExport", "CofferWatch", "Coffer"]
 
 
 def declaration(symbol):

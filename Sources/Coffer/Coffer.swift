@@ -2,3 +2,4 @@
 @_exported import CofferFormats
 @_exported import CofferStore
 @_exported import CofferPipeline
+@_exported import CofferExport

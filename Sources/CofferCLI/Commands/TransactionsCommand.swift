@@ -8,7 +8,8 @@ struct TransactionsCommand: AsyncParsableCommand {
         discussion: """
             Filters combine with AND; each list option takes commas (--status pending,booked). Dates are calendar \
             days (YYYY-MM-DD) as the bank dates them: a time is on the day of its own offset (20:00 PST on March 31 \
-            is March 31); --to is inclusive. Amounts compare the positive amount; --min 10 --max 50.
+            is March 31); --to is inclusive. Amounts compare the positive amount; --min 10 --max 50; --debit for \
+            money out only, --credit for money in.
             Examples:
               coffer transactions --account 1234 --from 2026-03-01 --to 2026-03-31
               coffer transactions --mcc 5411,5814 --min 20 --sort amount:desc --format csv
@@ -20,17 +21,7 @@ struct TransactionsCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: ArgumentHelp("Only these accounts: an id, the last digits of a number, or part of a name; a comma list, or "
-                               + "repeat the option.", valueName: "account"))
-    var account: [String] = []
-    @Option(help: "On or after this day (YYYY-MM-DD).") var from: String?
-    @Option(help: "On or before this day (YYYY-MM-DD).") var to: String?
-    @Option(help: "Statuses: authorized, booked, memo, pending, rejected.") var status: String?
-    @Option(help: "Transaction types, e.g. pointOfSale,atm,directDebit.") var type: String?
-    @Option(help: "Merchant category codes, e.g. 5411,5814.") var mcc: String?
-    @Option(help: "Text in the description, original description or merchant (ignores case and accents: muller finds Müller).") var text: String?
-    @Option(help: "Smallest amount (positive, as stored).") var min: String?
-    @Option(help: "Largest amount.") var max: String?
+    @OptionGroup var filters: TransactionFilters
     @Option(help: "date, amount or posted; add :desc for descending (amount:desc, or --sort=-amount).") var sort: String = "date"
     @Option(help: "At most this many.") var limit: Int?
     @Option(help: "Skip this many first.") var offset: Int?
@@ -41,46 +32,9 @@ struct TransactionsCommand: AsyncParsableCommand {
     @Flag(help: "Print the SQL the query becomes instead of running it.") var explain = false
 
     func validate() throws {
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, CalendarDay.parse(value) == nil { throw ValidationError("\(name) expects a day like 2026-03-14, not '\(value)'") }
-        }
-        for (name, value) in [("--min", min), ("--max", max)] {
-            if let value, ExactDecimal.parse(value) == nil { throw ValidationError("\(name) expects a decimal number like 12.50, not '\(value)'") }
-        }
         if let limit, limit < 0 { throw ValidationError("--limit cannot be negative") }
         if let offset, offset < 0 { throw ValidationError("--offset cannot be negative") }
-        _ = try statuses()
-        _ = try types()
-        _ = try codes()
         _ = try sortDescriptors()
-    }
-
-    func statuses() throws -> [TransactionStatus]? {
-        try status.map {
-            try list($0, "--status", expected: "one of " + TransactionStatus.allCases.map(\.name).sorted().joined(separator: ", ")) {
-                TransactionStatus(name: $0)
-            }
-        }
-    }
-
-    func types() throws -> [TransactionType]? {
-        try type.map {
-            try list($0, "--type", expected: "one of " + TransactionType.allCases.map(\.name).sorted().joined(separator: ", ")) {
-                TransactionType(name: $0)
-            }
-        }
-    }
-
-    func codes() throws -> [MerchantCategoryCode?]? {
-        try mcc.map { try list($0, "--mcc", expected: "a four-digit merchant category code such as 5411") { MerchantCategoryCode($0).map { Optional($0) } } }
-    }
-
-    func list<T>(_ text: String, _ option: String, expected: String, _ parse: (String) -> T?) throws -> [T] {
-        try text.split(separator: ",").map { part in
-            let word = part.trimmingCharacters(in: .whitespaces)
-            guard let value = parse(word) else { throw ValidationError("\(option): '\(word)' is not a known value; expected \(expected)") }
-            return value
-        }
     }
 
     func sortDescriptors() throws -> [SortDescriptor<Transaction>] {
@@ -99,9 +53,9 @@ struct TransactionsCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             let store = try storeOptions.open(.readOnly)
-            let accountIDs = try await AccountSelector.resolveAll(account, in: store)?.map(\.id)
-            var query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try predicate(accountIDs: accountIDs),
-                                         limit: limit, offset: offset, searchText: text)
+            let accountIDs = try await AccountSelector.resolveAll(filters.account, in: store)?.map(\.id)
+            var query = TransactionQuery(sortDescriptors: try sortDescriptors(), predicate: try filters.predicate(accountIDs: accountIDs),
+                                         limit: limit, offset: offset, searchText: filters.text)
             query.after = after.map { TransactionQuery.Cursor(stringValue: $0) }
             if explain {
                 printLine(store.explain(query).description)
@@ -140,28 +94,6 @@ struct TransactionsCommand: AsyncParsableCommand {
                    t.transactionType.name, t.merchantCategoryCode?.code ?? "", t.merchantName ?? "", t.transactionDescription,
                    t.originalTransactionDescription]
               })
-    }
-
-    /// Each filter as its own small predicate, joined with `allOf`; every part runs in SQLite.
-    func predicate(accountIDs: [UUID]?) throws -> Predicate<Transaction>? {
-        var parts: [Predicate<Transaction>] = []
-        if let accountIDs, accountIDs.count == 1, let accountID = accountIDs.first {
-            parts.append(#Predicate { $0.accountID == accountID })
-        } else if let accountIDs {
-            parts.append(#Predicate { accountIDs.contains($0.accountID) })
-        }
-        let start = from.flatMap(CalendarDay.parse), end = to.flatMap(CalendarDay.parse)
-        if start != nil || end != nil { parts.append(TransactionQuery.predicate(fromDay: start, throughDay: end)) }
-        if let low = min.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount >= low }) }
-        if let high = max.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount <= high }) }
-        if let statuses = try statuses() { parts.append(TransactionQuery.predicate(forStatuses: statuses)) }
-        if let types = try types() { parts.append(TransactionQuery.predicate(forTransactionTypes: types)) }
-        if let codes = try codes() { parts.append(TransactionQuery.predicate(forMerchantCategoryCodes: codes.compactMap { $0 })) }
-        switch parts.count {
-        case 0: return nil
-        case 1: return parts[0]
-        default: return allOf(parts)
-        }
     }
 }
 

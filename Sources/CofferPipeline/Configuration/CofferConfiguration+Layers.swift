@@ -50,6 +50,10 @@ private struct LayerLoader {
     var institutionOrder: [String] = []
     var institutionTable = InstitutionTable()
     var aliases: [Entry<AccountAliasRule>] = []
+    var mccCategories: [String: Entry<[ClosedRange<Int>]>] = [:]
+    var categoryRules: [String: Entry<MerchantRule>] = [:]
+    var typeCategories: [TransactionType: String] = [:]
+    var transferRules: [String: Entry<MerchantRule>] = [:]
     var disabled: [ConfigurationItem] = []
     var warnings: [String] = []
     var rank = 0
@@ -114,6 +118,17 @@ private struct LayerLoader {
                             kind: .institution, id: institution.id, detail: detail, source: file.source))
                     }
                 }
+            case "mcc-categories.yaml", "mcc-categories.local.yaml":
+                let parsed = try MCCCategoryFile.parse(yaml: file.text, file: file.source)
+                for (position, entry) in parsed.categories.enumerated() {
+                    let item = ConfigurationItem(kind: .category, id: entry.category, detail: "MCC " + Self.describe(entry.ranges),
+                                                 source: file.source, overrides: overrides(mccCategories[entry.category]?.item))
+                    mccCategories[entry.category] = Entry(value: entry.ranges, item: item, rank: rank, position: position)
+                }
+                try Self.add(parsed.rules, to: &categoryRules, rank: rank, file: file)
+                typeCategories.merge(parsed.types) { _, theirs in theirs }
+            case "transfers.yaml", "transfers.local.yaml":
+                try Self.add(try MerchantRules.parseTransfers(yaml: file.text, file: file.source), to: &transferRules, rank: rank, file: file)
             case "accounts.yaml", "accounts.local.yaml":
                 for alias in try AccountAliasRule.parse(yaml: file.text, file: file.source) {
                     let detail = alias.institution + (alias.lastDigits.map { " …\($0)" } ?? alias.number.map { " \($0)" } ?? "")
@@ -123,6 +138,22 @@ private struct LayerLoader {
             default:
                 continue
             }
+        }
+    }
+
+    /// Category or transfer rules of one file, each replacing an earlier layer's rule of its id.
+    private static func add(_ list: [MerchantRule], to rules: inout [String: Entry<MerchantRule>], rank: Int,
+                            file: ConfigurationLayer.File) throws {
+        var seen: [String: Int] = [:]
+        for (position, rule) in list.enumerated() {
+            if let first = seen[rule.id] {
+                throw CofferError(.badConfiguration, "rule \(position + 1): its id '\(rule.id)' is also rule \(first)'s; give one of "
+                                  + "them another 'id:'", location: SourceLocation(file: file.source))
+            }
+            seen[rule.id] = position + 1
+            let item = ConfigurationItem(kind: .rule, id: rule.id, detail: Self.describe(rule), source: file.source,
+                                         overrides: rules[rule.id].map { $0.item.overrides + [$0.item.source] } ?? [])
+            rules[rule.id] = Entry(value: rule, item: item, rank: rank, position: position)
         }
     }
 
@@ -213,7 +244,23 @@ private struct LayerLoader {
             normalizer: DescriptionNormalizer(rules: MerchantRules(orderedRules.map(\.value)), categories: categoryTable),
             institutions: institutionTable, accountAliases: aliases.map(\.value))
         configuration.report = ConfigurationReport(layers: layerNames, items: items, warnings: warnings)
+        let ordered = { (rules: [String: Entry<MerchantRule>]) in
+            rules.values.sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.position < $1.position }.map(\.value)
+        }
+        let tableEntries = mccCategories.sorted { ($0.value.rank, $0.value.position) < ($1.value.rank, $1.value.position) }
+            .map { MCCCategoryTable.Entry(category: $0.key, ranges: $0.value.value, layer: $0.value.rank) }
+        configuration.categorizer = Categorizer(table: MCCCategoryTable(tableEntries), merchantRules: configuration.normalizer.rules,
+                                                categoryRules: MerchantRules(ordered(categoryRules)), typeCategories: typeCategories,
+                                                cleaner: configuration.normalizer.cleaner)
+        configuration.transferRules = MerchantRules(ordered(transferRules))
         return configuration
+    }
+
+    /// `5811-5814, 5912`.
+    static func describe(_ ranges: [ClosedRange<Int>]) -> String {
+        func code(_ value: Int) -> String { String(repeating: "0", count: max(0, 4 - String(value).count)) + String(value) }
+        return ranges.map { $0.count == 1 ? code($0.lowerBound) : code($0.lowerBound) + "-" + code($0.upperBound) }
+            .joined(separator: ", ")
     }
 
     /// `Starbucks · MCC 5814 · contains starbucks, sbux`.
@@ -224,6 +271,7 @@ private struct LayerLoader {
         if !rule.contains.isEmpty { parts.append("contains " + rule.contains.joined(separator: ", ")) }
         if !rule.prefixes.isEmpty { parts.append("prefix " + rule.prefixes.joined(separator: ", ")) }
         if rule.field != .any { parts.append("on \(rule.field.rawValue)") }
+        if let category = rule.category { parts.append("category \(category)") }
         if rule.purchasesOnly { parts.append("purchases only") }
         switch (rule.minimumAmount, rule.maximumAmount) {
         case let (min?, max?) where min == max: parts.append("amount \(min)")

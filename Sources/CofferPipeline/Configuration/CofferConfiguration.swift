@@ -23,6 +23,11 @@ public struct CofferConfiguration: Sendable {
     package var accountAliases: [AccountAliasRule]
     /// Where each item came from, and warnings about the layers (filled by `load(layers:)`).
     public var report = ConfigurationReport()
+    /// Spending categories: the MCC table, category rules and type categories of `mcc-categories.yaml`, with the
+    /// merchant rules' `category`.
+    package var categorizer = Categorizer.empty
+    /// The rules of `transfers.yaml`: transactions they match are own transfers (`OwnTransfers`).
+    package var transferRules = MerchantRules.empty
 
     package init(directory: String?, profiles: CSVProfileSet, normalizer: DescriptionNormalizer,
                 institutions: InstitutionTable = .empty, accountAliases: [AccountAliasRule] = []) {
@@ -54,9 +59,32 @@ public struct CofferConfiguration: Sendable {
         let categories = try existing("categories.yaml").map { try CategoryMCCTable.load(defaults: $0, user: existing("categories.local.yaml")) } ?? .empty
         let institutions = try InstitutionTable.load(defaults: existing("institutions.yaml"), user: existing("institutions.local.yaml"))
         let aliases = try existing("accounts.yaml").map(AccountAliasRule.load) ?? []
-        return CofferConfiguration(directory: directory, profiles: profiles,
-                                   normalizer: DescriptionNormalizer(rules: rules, categories: categories),
-                                   institutions: institutions, accountAliases: aliases)
+        var configuration = CofferConfiguration(directory: directory, profiles: profiles,
+                                                normalizer: DescriptionNormalizer(rules: rules, categories: categories),
+                                                institutions: institutions, accountAliases: aliases)
+        // The spending categories and transfer rules of this folder alone: its file, then its .local file.
+        var entries: [MCCCategoryTable.Entry] = []
+        var categoryRules: [MerchantRule] = []
+        var types: [TransactionType: String] = [:]
+        var transfers: [MerchantRule] = []
+        for (layer, name) in ["mcc-categories.yaml", "mcc-categories.local.yaml"].enumerated() {
+            guard let path = existing(name) else { continue }
+            let file = try MCCCategoryFile.parse(yaml: ConfigYAML.read(path), file: path)
+            entries.removeAll { entry in file.categories.contains { $0.category == entry.category } }
+            entries += file.categories.map { MCCCategoryTable.Entry(category: $0.category, ranges: $0.ranges, layer: layer) }
+            categoryRules = file.rules + categoryRules.filter { rule in !file.rules.contains { $0.id == rule.id } }
+            types.merge(file.types) { _, theirs in theirs }
+        }
+        for name in ["transfers.yaml", "transfers.local.yaml"] {
+            guard let path = existing(name) else { continue }
+            let own = try MerchantRules.parseTransfers(yaml: ConfigYAML.read(path), file: path)
+            transfers = own + transfers.filter { rule in !own.contains { $0.id == rule.id } }
+        }
+        configuration.categorizer = Categorizer(table: MCCCategoryTable(entries), merchantRules: rules,
+                                                categoryRules: MerchantRules(categoryRules), typeCategories: types,
+                                                cleaner: configuration.normalizer.cleaner)
+        configuration.transferRules = MerchantRules(transfers)
+        return configuration
     }
 
     /// The one folder versions before configuration layers read: `$COFFER_CONFIG`, else `./config` when it holds

@@ -10,7 +10,8 @@ import Foundation
 /// let configuration = try CofferConfiguration.load(layers: layers)
 /// ```
 /// A folder's files are the shipped folder's: `profiles/*.yaml`, `merchants.yaml`, `categories.yaml`,
-/// `institutions.yaml`, `accounts.yaml`, plus `disable.yaml`; a `*.local.yaml` beside one of them is read after it
+/// `institutions.yaml`, `accounts.yaml`, `export.yaml` (journal account names, read by `coffer export`), plus
+/// `disable.yaml`; a `*.local.yaml` beside one of them is read after it
 /// (a layer inside the folder).
 public struct ConfigurationLayer: Sendable {
     /// One file of the layer.
@@ -36,7 +37,8 @@ public struct ConfigurationLayer: Sendable {
     /// The files Coffer reads in a layer, in the order it reads them (a `.local` file after the one it extends).
     static let fileNames = ["merchants.yaml", "merchants.local.yaml", "categories.yaml", "categories.local.yaml",
                             "institutions.yaml", "institutions.local.yaml", "accounts.yaml", "accounts.local.yaml",
-                            "disable.yaml"]
+                            "mcc-categories.yaml", "mcc-categories.local.yaml", "transfers.yaml", "transfers.local.yaml",
+                            "disable.yaml", "export.yaml", "export.local.yaml"]
 
     /// The layer a folder holds; throws when the folder does not exist or a file cannot be read.
     public static func folder(_ directory: String) throws -> ConfigurationLayer {

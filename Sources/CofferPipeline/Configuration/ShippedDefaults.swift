@@ -287,6 +287,68 @@ institutions:
     names: [N26, N26 Bank, N26 Bank AG]
     bic: [NTSBDEB1]
 """## + "\n"),
+        ("mcc-categories.yaml", ##"""
+# Spending categories: what `coffer report spending --by category` and `coffer export` call a transaction.
+#
+# A transaction's category is, in this order:
+#   1. the `category:` of the merchant rule (merchants.yaml) that names it, when that rule says one;
+#   2. the category whose codes hold its ISO 18245 merchant category code (MCC), below;
+#   3. the `category:` of the first rule below (`rules:`) whose words its text has;
+#   4. the category of its transaction type (`types:`), such as fees for a fee;
+#   5. else "uncategorized". A transaction is never dropped for want of a category.
+#
+#   categories:
+#     dining: [5811-5814]          # a category: a list of codes (5814) and ranges (5811-5814, both ends in)
+#   rules:                         # for transactions without an MCC: text → category
+#     - {contains: [blue bottle], category: dining}
+#     - {id: gym, contains: [city gym], category: health, direction: debit, amount: {max: 80}}
+#   types:
+#     fee: fees                    # a FinanceKit transaction type → category
+#
+# The groups follow the way card networks group merchant category codes on statements and in their spending
+# summaries (airlines, car rental and lodging under travel; supermarkets under groceries; and so on). Where two
+# ranges hold a code, the narrower one wins (so a single code can be moved out of a wide range); between two of
+# one width, the category listed first.
+#
+# Your own: mcc-categories.yaml in your configuration folder (~/.config/coffer, or a --config DIR), read after this
+# one. A category you name there replaces this file's codes for it (`dining: [5812, 5813]`; `dining: []` drops it),
+# and your codes win over this file's wherever they overlap (`coffee: [5814]` takes fast food out of dining). Your
+# rules are tried before these (a rule with the `id` of one here replaces it); your `types` entries replace these.
+# Rules take the keys of merchant rules that choose transactions: contains, prefix, on, amount, direction,
+# account (docs/configuration.md), plus `category` (required), `name` and `id` (both optional).
+version: 1
+categories:
+  groceries: [5411, 5422, 5441, 5451, 5462, 5499]
+  dining: [5811-5814]
+  alcohol & tobacco: [5921, 5993]
+  travel: [3000-3299, 3351-3999, 4411, 4457-4468, 4511, 4582, 4722-4723, 5962, 7011-7012, 7032-7033, 7512-7519]
+  transport: [4011-4131, 4784, 4789, 7523]
+  car: [5013, 5511-5599, 5541-5542, 7511, 7531-7549, 8675]
+  utilities: [4812-4821, 4899, 4900, 5983]
+  home: [0780, 1520-1799, 5200-5271, 5712-5719, 5722, 5996, 5998, 6513, 7217, 7342, 7349, 7623, 7641]
+  health: [4119, 5047, 5122, 5912, 5975-5976, 7297, 8011-8099]
+  personal care: [5977, 7230, 7298]
+  shopping: [5000-5199, 5300-5399, 5600-5699, 5732-5735, 5815-5818, 5832-5999]
+  entertainment: [7800-7802, 7829-7999]
+  subscriptions: [5968]
+  services: [0742-0763, 1520-2842, 4214-4225, 7210-7299, 7311-7399, 7622-7699, 8111, 8734-8999]
+  education: [8211-8299, 8351]
+  insurance: [5960, 6300-6399]
+  government & taxes: [9211-9405]
+  giving: [8398-8699]
+  pets: [0742, 5995]
+  cash: [4829, 6010-6011, 6051]
+  financial: [6012, 6211]
+rules: []
+types:
+  atm: cash
+  fee: fees
+  interest: interest
+  dividend: dividends
+  directDeposit: salary
+  loan: loans
+  transfer: transfers
+"""## + "\n"),
         ("merchants.yaml", ##"""
 # Coffer merchant rules: the default set shipped with Coffer.
 #
@@ -463,6 +525,29 @@ merchants:
   - {name: Planet Fitness, mcc: 7997, contains: [planet fitness]}
   - {name: SpotHero, mcc: 7523, contains: [spothero]}
   - {name: ParkMobile, mcc: 7523, contains: [parkmobile]}
+"""## + "\n"),
+        ("transfers.yaml", ##"""
+# Own transfers: money moved between your own accounts, which reports leave out of spending and income and
+# `coffer export` writes once, between the two accounts.
+#
+# Coffer finds most of them by itself: when both sides are in the store (a debit in one of your accounts and a
+# credit of the same amount and currency in another, at most 5 days apart) and one side's text names the other
+# account (its last four digits, its name, its institution) or one side's type is transfer. Write a rule here for
+# the rest: a transfer to an account whose statements you do not import (a savings account elsewhere, a pension
+# plan), or one whose texts name nothing. A transaction a rule matches is an own transfer, whether or not its other
+# side is stored (when it is, the two are paired).
+#
+#   version: 1
+#   transfers:
+#     - {id: sweep, name: Sweep to savings, contains: [sweep to sav], account: [Household checking], direction: debit}
+#     - {contains: [vanguard buy], direction: debit}
+#     - {id: card-payment, prefix: [payment thank you], direction: credit}
+#
+# Rules take the keys of merchant rules that choose transactions: contains, prefix, on, amount, direction, account
+# (docs/configuration.md), plus `name` and `id` (both optional). Yours, in transfers.yaml of your configuration
+# folder (~/.config/coffer, or a --config DIR), are added to these; one with the `id` of an earlier one replaces it.
+version: 1
+transfers: []
 """## + "\n"),
         ("profiles/amex.yaml", ##"""
 # American Express card: Statements & Activity › Download › CSV. Charges positive, credits negative.

@@ -41,6 +41,9 @@ package struct MerchantRule: Hashable, Sendable {
     package var merchantCategoryCode: MerchantCategoryCode?
     /// The transaction type this merchant implies, when it implies one (a brokerage's `dividend`).
     package var transactionType: TransactionType?
+    /// The spending category this merchant's transactions are reported under (`category: dining`), when the rule
+    /// says: it wins over the category of the transaction's MCC (see `Categorizer`). Nil: the MCC's.
+    package var category: String?
     /// Word sequences found anywhere in the text.
     package var contains: [String]
     /// Word sequences the text starts with.

@@ -34,10 +34,58 @@ extension MerchantRules {
             }
         }
         guard let list else { throw ConfigYAML.error("missing the 'merchants' list", at: root, file: file) }
-        guard case .sequence(let items) = list else {
-            throw ConfigYAML.error("'merchants' must be a list of rules (each starting with '- name:')", at: list, file: file)
+        return try rules(list, kind: .merchant, purchasesOnly: purchasesOnly, file: file)
+    }
+
+    /// The own-transfer rules of one `transfers.yaml` text (see the comment at the top of `config/transfers.yaml`).
+    package static func parseTransfers(yaml text: String, file: String) throws -> [MerchantRule] {
+        let root = try ConfigYAML.root(of: text, file: file)
+        guard case .mapping(let top) = root else {
+            throw ConfigYAML.error("expected a mapping with a 'transfers' list at the top", at: root, file: file)
         }
-        return try items.enumerated().map { offset, item in try rule(item, number: offset + 1, purchasesOnly: purchasesOnly, file: file) }
+        var result: [MerchantRule] = []
+        for (key, value) in top {
+            switch ConfigYAML.text(key) {
+            case "version": continue
+            case "transfers":
+                if case .scalar(let scalar) = value, scalar.string.isEmpty || scalar.string == "[]" { continue }
+                result = try rules(value, kind: .transfer, file: file)
+            default:
+                throw ConfigYAML.error("unknown key '\(ConfigYAML.text(key) ?? "?")' at the top; expected 'transfers'", at: key, file: file)
+            }
+        }
+        return result
+    }
+
+    /// What a list of rules is for: merchant rules (`merchants.yaml`), category rules (`mcc-categories.yaml`'s
+    /// `rules`) or own-transfer rules (`transfers.yaml`). They share the keys that say which transactions a rule is
+    /// for (`contains`, `prefix`, `on`, `amount`, `direction`, `account`).
+    package enum RuleKind: Sendable {
+        case merchant, category, transfer
+
+        var listKey: String {
+            switch self { case .merchant: "merchants"; case .category: "rules"; case .transfer: "transfers" }
+        }
+
+        var keys: [String] {
+            let selecting = ["id", "contains", "prefix", "on", "amount", "direction", "account"]
+            switch self {
+            case .merchant: return ["id", "name", "mcc", "contains", "prefix", "type", "on", "amount", "direction", "account",
+                                    "scope", "category"]
+            case .category: return selecting + ["name", "category"]
+            case .transfer: return selecting + ["name"]
+            }
+        }
+    }
+
+    /// The rules of a YAML list of `kind` (numbered from 1 in messages).
+    package static func rules(_ list: Node, kind: RuleKind, purchasesOnly: Bool = false, file: String) throws -> [MerchantRule] {
+        guard case .sequence(let items) = list else {
+            throw ConfigYAML.error("'\(kind.listKey)' must be a list of rules (each starting with '- ')", at: list, file: file)
+        }
+        return try items.enumerated().map { offset, item in
+            try rule(item, number: offset + 1, purchasesOnly: purchasesOnly, kind: kind, file: file)
+        }
     }
 
     /// `scope: purchases` (only text the cleaner takes for a purchase) or `scope: any`.
@@ -50,21 +98,37 @@ extension MerchantRules {
         }
     }
 
-    private static let keys = ["id", "name", "mcc", "contains", "prefix", "type", "on", "amount", "direction", "account", "scope"]
-
-    private static func rule(_ node: Node, number: Int, purchasesOnly: Bool, file: String) throws -> MerchantRule {
+    private static func rule(_ node: Node, number: Int, purchasesOnly: Bool, kind: RuleKind, file: String) throws -> MerchantRule {
         guard case .mapping(let mapping) = node else {
-            throw ConfigYAML.error("rule \(number): expected a mapping with 'name' and 'contains' or 'prefix'", at: node, file: file)
+            let expected = kind == .merchant ? "'name' and 'contains' or 'prefix'" : "'contains' or 'prefix'"
+            throw ConfigYAML.error("rule \(number): expected a mapping with \(expected)", at: node, file: file)
         }
-        let name = mapping["name"].flatMap(ConfigYAML.text)?.trimmingCharacters(in: .whitespaces) ?? ""
+        var name = mapping["name"].flatMap(ConfigYAML.text)?.trimmingCharacters(in: .whitespaces) ?? ""
         let what = name.isEmpty ? "rule \(number)" : "rule \(number) (\(name))"
-        guard !name.isEmpty else { throw ConfigYAML.error("\(what): missing 'name'", at: node, file: file) }
-        var rule = MerchantRule(name: name)
+        let category = try mapping["category"].map { try categoryName($0, what: "\(what): 'category'", file: file) }
+        switch kind {
+        case .merchant:
+            guard !name.isEmpty else { throw ConfigYAML.error("\(what): missing 'name'", at: node, file: file) }
+        case .category:
+            guard let category else {
+                throw ConfigYAML.error("\(what): missing 'category' (the category its transactions are reported under)", at: node, file: file)
+            }
+            if name.isEmpty { name = category }
+        case .transfer:
+            break
+        }
+        var rule = MerchantRule(name: name.isEmpty ? "transfer rule \(number)" : name)
+        rule.category = category
         rule.purchasesOnly = purchasesOnly
+        let keys = kind.keys
         for (keyNode, value) in mapping {
             let key = ConfigYAML.text(keyNode) ?? "?"
+            guard keys.contains(key) else {
+                throw ConfigYAML.error("\(what): unknown key '\(key)'; expected one of \(keys.joined(separator: ", "))",
+                                       at: keyNode, file: file)
+            }
             switch key {
-            case "name":
+            case "name", "category":
                 continue
             case "id":
                 let id = ConfigYAML.text(value)?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -120,9 +184,27 @@ extension MerchantRules {
             }
         }
         guard rule.hasPatterns || !rule.accounts.isEmpty || rule.minimumAmount != nil || rule.maximumAmount != nil else {
-            throw ConfigYAML.error("\(what): needs 'contains' or 'prefix' (the words that identify the merchant)", at: node, file: file)
+            let words = kind == .merchant ? "the words that identify the merchant" : "the words that identify its transactions"
+            throw ConfigYAML.error("\(what): needs 'contains' or 'prefix' (\(words))", at: node, file: file)
+        }
+        if kind != .merchant, mapping["id"] == nil {
+            // No name of its own to make an id from: the id is made from what it says.
+            let words = (rule.contains + rule.prefixes).first ?? rule.accounts.first ?? "\(number)"
+            rule.id = MerchantRule.id(forName: (kind == .category ? (category ?? "") : "transfer") + " " + words)
         }
         return rule
+    }
+
+    /// A category name as rules and the MCC table write it: words (letters, digits, spaces, `&`, `-`, `/`), kept as
+    /// written, `dining` or `Home & garden`.
+    static func categoryName(_ node: Node, what: String, file: String) throws -> String {
+        let text = ConfigYAML.text(node)?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard !text.isEmpty, text.count <= 40, text.contains(where: { $0.isLetter }),
+              text.allSatisfy({ $0.isLetter || $0.isNumber || " &-/'".contains($0) }) else {
+            throw ConfigYAML.error("\(what) must be a category name of letters, digits and spaces (such as dining or Home & garden, "
+                                   + "at most 40 characters), found '\(ConfigYAML.text(node) ?? "a list")'", at: node, file: file)
+        }
+        return text
     }
 
     /// `amount: 42.50` (exactly), or `amount: {min: 1000, max: 5000}` (either bound may be left out; both inclusive).
