@@ -24,8 +24,9 @@ package struct StatementLineReader {
     let maxLineBytes: Int
     let encoding: TextEncoding
 
-    package init(_ input: StatementInput, maxLineBytes: Int = 1 << 20, encoding: TextEncoding = .windows1252) throws {
-        reader = try input.makeReader()
+    package init(_ input: StatementInput, maxLineBytes: Int = 1 << 20, encoding: TextEncoding = .windows1252,
+                 chunkSize: Int = 1 << 20) throws {
+        reader = try input.makeReader(chunkSize: chunkSize)
         file = input.name
         self.maxLineBytes = maxLineBytes
         self.encoding = encoding
