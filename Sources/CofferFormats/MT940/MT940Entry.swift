@@ -7,7 +7,8 @@ import Foundation
 ///   date out when it is the value date).
 /// - `name` is the counterparty (`?32`/`?33`, else the SEPA ultimate party `ABWE+` on a debit, `ABWA+` on a
 ///   credit), else the booking text `?00`; `memo` is the remittance text (`SVWZ+`, else the purpose `?20`–`?29`),
-///   else the booking text when the name is the counterparty. `merchantName` is the counterparty.
+///   else the booking text when the name is the counterparty. `merchantName` is the counterparty. An entry
+///   without `:86:` is named by its supplementary details, else its reference, else its type code.
 /// - The id is the bank's reference (after `//`) with the booking day and the amount (`2026030200000117/20260302/C2850.00`):
 ///   banks reuse their references across days and entries, and a reused one must not make two transactions one.
 ///   Without a usable reference (`NONREF`) the content decides, as for any source without ids.
@@ -18,7 +19,9 @@ enum MT940Entry {
         let side = line.isReversal ? line.indicator.opposite : line.indicator
         let party = info?.counterpartyName ?? (side == .debit ? info?.ultimateCreditor : info?.ultimateDebtor)
         let bookingText = info?.bookingText
-        let name = party ?? bookingText ?? (info == nil ? line.details : nil)
+        // Without a `:86:` the line's own details, else its reference for the owner, else its type, say what it was.
+        let name = party ?? bookingText
+            ?? (info == nil ? line.details ?? MT940StatementLine.usable(line.customerReference) ?? line.typeCode : nil)
         let memo = info?.remittance ?? (party != nil ? bookingText : nil)
         let day = line.entryDate ?? line.valueDate
         let id = MT940StatementLine.usable(line.bankReference).map {
