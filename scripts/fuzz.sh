@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer binary per statement parser and runs each for a bounded time.
 #
-#   scripts/fuzz.sh [seconds-per-target] [target...]     # targets: ofx camt csv (default: all three)
+#   scripts/fuzz.sh [seconds-per-target] [target...]     # targets: ofx camt csv mt940 qif (default: all five)
 #
 # Everything goes to .build-fuzz/ (gitignored): the SwiftPM build of CofferModel, CofferFormats and Yams with
 # -sanitize=fuzzer,address (spm/), the three fuzzers (bin/), seed corpora copied from feeds/ at run time
@@ -13,7 +13,7 @@ set -euo pipefail
 seconds="${1:-300}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(ofx camt csv)
+[ ${#targets[@]} -eq 0 ] && targets=(ofx camt csv mt940 qif)
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$root/.build-fuzz"
@@ -63,8 +63,8 @@ package_name="$(basename "$root" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]/_/g')"
 mkdir -p "$out/bin" "$out/logs"
 for target in "${targets[@]}"; do
     case "$target" in
-        ofx) name=OFXFuzz ;; camt) name=CamtFuzz ;; csv) name=CSVFuzz ;;
-        *) echo "fuzz.sh: unknown target '$target' (ofx, camt, csv)" >&2; exit 2 ;;
+        ofx) name=OFXFuzz ;; camt) name=CamtFuzz ;; csv) name=CSVFuzz ;; mt940) name=MT940Fuzz ;; qif) name=QIFFuzz ;;
+        *) echo "fuzz.sh: unknown target '$target' (ofx, camt, csv, mt940, qif)" >&2; exit 2 ;;
     esac
     echo "== linking $name"
     # lld (in the toolchain) rather than gold, which warns about every ASan helper symbol.
@@ -85,22 +85,25 @@ seed() {
         ofx) cp feeds/ofx/*.ofx feeds/ofx/*.qfx feeds/ofx/*.qbo Tests/Golden/ofx-shapes/*.ofx \
                 Tests/Golden/ofx-shapes/*.qfx Tests/Golden/ofx-shapes/*.qbo "$corpus/" 2>/dev/null || true ;;
         camt) for f in feeds/camt/*.xml Tests/Golden/camt-shapes/*.xml; do cp "$f" "$corpus/"; done ;;
-        csv)
-            # The fuzzer's first byte picks the profile: seed every sample under every profile.
-            local count i
-            count=$(ls config/profiles/*.yaml | wc -l)
-            for f in feeds/csv/*.csv feeds/csv/*.CSV; do
+        mt940|qif)
+            # The samples and the shape fixtures (for qif behind the byte that picks the date order: none, dmy,
+            # mdy), and the corpus saved by earlier runs (Tests/Golden/fuzz-corpus, already in the fuzzer's form).
+            local f i
+            for f in feeds/"$target"/* Tests/Golden/"$target"-shapes/*; do
+                case "$f" in *.expected.json|*.events|*.md|*.tsv) continue ;; esac
                 [ -f "$f" ] || continue
-                for ((i = 0; i < count; i++)); do
-                    { printf "\\$(printf '%03o' "$i")"; cat "$f"; } > "$corpus/$(basename "$f" | tr ' ' _).p$i"
+                if [ "$target" = mt940 ]; then cp "$f" "$corpus/"; continue; fi
+                for i in 0 1 2; do
+                    { printf "\\$(printf '%03o' "$i")"; cat "$f"; } > "$corpus/$(basename "$f" | tr ' ' _).o$i"
                 done
-            done ;;
+            done
+            if [ -d "Tests/Golden/fuzz-corpus/$target" ]; then cp Tests/Golden/fuzz-corpus/"$target"/* "$corpus/" 2>/dev/null || true; fi ;;
     esac
 }
 
 status=0
 for target in "${targets[@]}"; do
-    case "$target" in ofx) name=OFXFuzz ;; camt) name=CamtFuzz ;; csv) name=CSVFuzz ;; esac
+    case "$target" in ofx) name=OFXFuzz ;; camt) name=CamtFuzz ;; csv) name=CSVFuzz ;; mt940) name=MT940Fuzz ;; qif) name=QIFFuzz ;; esac
     seed "$target"
     crashes="$out/crashes/$target"
     mkdir -p "$crashes"
@@ -117,6 +120,13 @@ for target in "${targets[@]}"; do
     if [ $rc -ne 0 ]; then
         echo "   FAILED (exit $rc): $(ls -t "$crashes" | head -1) — see $log"
         status=1
+    fi
+    if [ "${FUZZ_SAVE_CORPUS:-0}" = 1 ]; then
+        saved="$root/Tests/Golden/fuzz-corpus/$target"
+        mkdir -p "$saved"
+        ASAN_OPTIONS="detect_leaks=0" "$out/bin/$name" -merge=1 -max_len=65536 -timeout=5 "$saved" "$out/corpus/$target" \
+            >"$out/logs/$target-merge.log" 2>&1 || true
+        echo "   corpus saved: $(ls "$saved" | wc -l) input(s) in Tests/Golden/fuzz-corpus/$target"
     fi
 done
 exit $status

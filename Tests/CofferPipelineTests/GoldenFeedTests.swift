@@ -93,6 +93,8 @@ import Testing
         #expect(Self.samples.contains { $0.hasSuffix(".qfx") })
         #expect(Self.samples.contains { $0.hasSuffix(".xml") })
         #expect(Self.samples.filter { $0.lowercased().hasSuffix(".csv") }.count >= 6)
+        #expect(Self.samples.contains { $0.hasPrefix("feeds/mt940/") })
+        #expect(Self.samples.contains { $0.hasSuffix(".qif") })
     }
 
     @Test(arguments: samples)

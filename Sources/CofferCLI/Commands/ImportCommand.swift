@@ -4,7 +4,7 @@ import Foundation
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import statement files or folders (OFX/QFX, camt.05x XML, CSV).",
+        commandName: "import", abstract: "Import statement files or folders (OFX/QFX, camt.05x XML, MT940/MT942, QIF, CSV).",
         discussion: """
             Each file commits whole or not at all; a bad file is reported and the others still import. A file \
             imported before (same SHA-256) is skipped unless --force, which must then change nothing.
@@ -34,9 +34,13 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("For statements that do not say which account they are for: create (or reuse) an "
                                + "account of this name.", valueName: "NAME"))
     var newAccount: String?
-    @Option(help: ArgumentHelp("The currency of statements that name none (an empty OFX CURDEF) when their account "
-                               + "is new; a stored account keeps its own.", valueName: "CODE"))
+    @Option(help: ArgumentHelp("The currency of statements that name none (an empty OFX CURDEF; QIF files, else USD) "
+                               + "when their account is new; a stored account keeps its own.", valueName: "CODE"))
     var currency: String?
+    @Option(help: ArgumentHelp("QIF: the order of day and month in dates that read both ways (01/02/2026): mdy (Quicken "
+                               + "in the US) or dmy (day first). Without it the file's own dates decide, and a file "
+                               + "whose every such date is ambiguous fails.", valueName: "ORDER"))
+    var dateOrder: DateOrderOption?
     @Flag(help: "Print a JSON summary.") var json = false
     @Flag(name: .shortAndLong, help: "Print a line per file even when not on a terminal.") var verbose = false
 
@@ -73,7 +77,7 @@ struct ImportCommand: AsyncParsableCommand {
             if let account = AccountSelector.split(account).first { choice = .existing(try await AccountSelector.resolve(account, in: store).id) }
             if let newAccount { choice = .new(name: newAccount.trimmingCharacters(in: .whitespaces)) }
             let options = ImportOptions(dryRun: dryRun, force: force, profileID: profile, skipBadRows: skipBadRows,
-                                        account: choice, currency: currency?.uppercased())
+                                        account: choice, currency: currency?.uppercased(), dateOrder: dateOrder?.order)
             var reports: [FileReport] = []
             for file in files {
                 var progress: (@Sendable (Int) -> Void)?

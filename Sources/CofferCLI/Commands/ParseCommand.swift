@@ -20,6 +20,9 @@ struct ParseCommand: AsyncParsableCommand {
                                + "(a draft); OFX and camt files among them are read as what they are."))
     var profile: String?
     @Flag(help: "CSV: skip rows with a bad date or amount (each reported) instead of failing the file.") var skipBadRows = false
+    @Option(help: ArgumentHelp("QIF: the order of day and month in dates that read both ways (01/02/2026): mdy or dmy.",
+                               valueName: "ORDER"))
+    var dateOrder: DateOrderOption?
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
 
     func validate() throws {
@@ -39,7 +42,8 @@ struct ParseCommand: AsyncParsableCommand {
                 output.removeAll(keepingCapacity: true)
             }
             for file in try Importer.expand(paths) {
-                let warnings = try reader.read(file, profileID: profile, skipBadRows: skipBadRows) { item in
+                let warnings = try reader.read(file, profileID: profile, skipBadRows: skipBadRows,
+                                               dateOrder: dateOrder?.order.qif) { item in
                     // ndjson streams: memory stays flat on large files.
                     guard format == .ndjson else { return items.append(item) }
                     ModelJSON.append(item.transaction, to: &output)

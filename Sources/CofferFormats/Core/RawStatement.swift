@@ -61,6 +61,9 @@ package struct RawAccountIdentity: Hashable, Sendable {
     /// A number the same source used for this account before it said the real one (a CSV profile's former fixed
     /// number): the account stored under it is adopted.
     package var formerNumber: String?
+    /// The currency a new account gets when neither the statement nor the import (`--currency`) says one, said in
+    /// a warning: QIF, which never names a currency, assumes Quicken's own, USD.
+    package var assumedCurrency: String?
 
     package init(institutionName: String? = nil, institutionID: String? = nil, accountNumber: String? = nil,
                 accountType: String? = nil, kind: AccountKind? = nil, currencyCode: String? = nil,

@@ -26,8 +26,22 @@ public struct ImportOptions: Sendable {
     /// be one of them; its identity is then remembered). Other statements that name their account are not
     /// affected.
     public var account: AccountChoice?
-    /// The currency of statements that name none (an empty OFX `CURDEF`) and whose account is not stored yet.
+    /// The currency of statements that name none (an empty OFX `CURDEF`, any QIF file) and whose account is not
+    /// stored yet.
     public var currency: String?
+    /// The order of day and month in QIF dates that read both ways (`01/02/2026`); nil lets each file's own dates
+    /// decide, and a file whose every such date is ambiguous fails saying so.
+    public var dateOrder: DateOrder?
+
+    /// The order of day and month in a date like `01/02/2026`.
+    public enum DateOrder: String, Sendable, CaseIterable {
+        /// Day first: 1 February 2026 (Europe, Quicken and Money outside the US).
+        case dayMonthYear = "dmy"
+        /// Month first: 2 January 2026 (Quicken in the US).
+        case monthDayYear = "mdy"
+
+        package var qif: QIFDateOrder { self == .dayMonthYear ? .dmy : .mdy }
+    }
 
     /// Where a statement without an account goes.
     public enum AccountChoice: Sendable, Equatable {
@@ -39,7 +53,8 @@ public struct ImportOptions: Sendable {
 
     /// Options; the defaults import for real, identifying each file's format.
     public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false,
-                skipBadRows: Bool = false, account: AccountChoice? = nil, currency: String? = nil) {
+                skipBadRows: Bool = false, account: AccountChoice? = nil, currency: String? = nil,
+                dateOrder: DateOrder? = nil) {
         self.dryRun = dryRun
         self.force = force
         self.profileID = profileID
@@ -47,6 +62,7 @@ public struct ImportOptions: Sendable {
         self.skipBadRows = skipBadRows
         self.account = account
         self.currency = currency
+        self.dateOrder = dateOrder
     }
 }
 
@@ -127,7 +143,8 @@ public struct Importer: Sendable {
         do {
             let input = StatementInput.file(path)
             report.sha256 = try Self.sha256(of: input)
-            let format = try identifier.identify(input, profileID: options.profileID, skipBadRows: options.skipBadRows)
+            let format = try identifier.identify(input, profileID: options.profileID, skipBadRows: options.skipBadRows,
+                                                 dateOrder: options.dateOrder?.qif)
             report.format = format.name
             report.profile = format.profile
             let sha = report.sha256!
@@ -218,7 +235,8 @@ public struct Importer: Sendable {
                 }
                 let full = (path as NSString).appendingPathComponent(relative)
                 var sub: ObjCBool = false
-                if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue, isStatementCandidate(name) {
+                if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue,
+                   isStatementCandidate(name) || isLineStatement(full, name: name) {
                     found.append(full)
                 }
             }
@@ -243,6 +261,14 @@ public struct Importer: Sendable {
             return false
         }
         return !lower.hasPrefix("~$")
+    }
+
+    /// A `.txt` file that is an MT940 or QIF statement (banks save both under that name), not a note.
+    static func isLineStatement(_ path: String, name: String) -> Bool {
+        let lower = name.lowercased()
+        guard lower.hasSuffix(".txt"), !lower.hasSuffix(".error.txt"),
+              let prefix = try? StatementInput.file(path).prefix(16 * 1024) else { return false }
+        return MT940Parser.sniff(prefix) || QIFParser.sniff(prefix)
     }
 
     /// The file's SHA-256, read in chunks.

@@ -24,10 +24,11 @@ package struct StatementReader: Sendable {
 
     /// Calls `each` for every transaction of the file, in file order; returns the warnings the parser gave.
     @discardableResult
-    package func read(_ path: String, profileID: String? = nil, skipBadRows: Bool = false,
+    package func read(_ path: String, profileID: String? = nil, skipBadRows: Bool = false, dateOrder: QIFDateOrder? = nil,
                      each: (Item) throws -> Void) throws -> [String] {
         let input = StatementInput.file(path)
-        let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows)
+        let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows,
+                                                                                   dateOrder: dateOrder)
         var account = ""
         var warnings: [String] = []
         if let id = format.profile, let profile = configuration.profiles.profile(id: id),
@@ -45,7 +46,7 @@ package struct StatementReader: Sendable {
                 account = [identity.institutionName ?? identity.institutionID, number ?? identity.displayName].compactMap { $0 }
                     .joined(separator: " ")
                 // No store, so no account id: a merchant rule's `account` is compared with the statement's own name.
-                return ResolvedAccount(id: TransactionPreparer.noAccount, currencyCode: identity.currencyCode ?? "",
+                return ResolvedAccount(id: TransactionPreparer.noAccount, currencyCode: identity.currencyCode ?? identity.assumedCurrency ?? "",
                                        names: [identity.displayName, account].compactMap { $0 })
             case .transaction(let prepared): try each(Item(transaction: prepared.transaction, account: account))
             case .warning(let warning): warnings.append(warning.description)

@@ -3,7 +3,7 @@ import CofferModel
 
 /// A recognised statement format: its name, the CSV profile when it is one, and the parser to read it with.
 package struct StatementFormat: Sendable {
-    /// `ofx`, `camt.053.001.08`, `csv`.
+    /// `ofx`, `camt.053.001.08`, `mt940`, `qif`, `csv`.
     package let name: String
     /// The CSV profile's id, for CSV files.
     package let profile: String?
@@ -12,7 +12,7 @@ package struct StatementFormat: Sendable {
     /// What the format calls the institution's id of a transaction, for messages ("FITID").
     package var idName: String { name == "ofx" ? "FITID" : "id" }
 
-    /// Where the institution's ids of this format live (docs/dedupe.md): `ofx`, `camt`, `csv:<profile>`. Within
+    /// Where the institution's ids of this format live (docs/dedupe.md): `ofx`, `camt`, `mt940`, `qif`, `csv:<profile>`. Within
     /// one namespace the id decides; across namespaces an equal id means nothing and the content decides.
     package var idNamespace: String {
         if name.hasPrefix("camt") { return "camt" }
@@ -23,7 +23,7 @@ package struct StatementFormat: Sendable {
 
 /// The identify stage: sniffs a file's first bytes and picks its format.
 ///
-/// OFX/QFX (1.x SGML or 2.x XML) and ISO 20022 camt are recognised by their content; CSV by a profile whose
+/// OFX/QFX (1.x SGML or 2.x XML), ISO 20022 camt, SWIFT MT940/MT942 and QIF are recognised by their content; CSV by a profile whose
 /// header names or file-name pattern match (or the profile named with `--profile`).
 package struct FormatIdentifier: Sendable {
     package let profiles: CSVProfileSet
@@ -33,7 +33,9 @@ package struct FormatIdentifier: Sendable {
     }
 
     /// The format of `input`, or a `CofferError(.unknownFormat)` that says what was looked for.
-    package func identify(_ input: StatementInput, profileID: String? = nil, skipBadRows: Bool = false) throws -> StatementFormat {
+    /// `dateOrder` is for QIF files whose dates read both ways (`01/02/2026`): `--date-order`.
+    package func identify(_ input: StatementInput, profileID: String? = nil, skipBadRows: Bool = false,
+                          dateOrder: QIFDateOrder? = nil) throws -> StatementFormat {
         func csv(_ profile: CSVProfile) throws -> StatementFormat {
             var profile = profile
             if skipBadRows { profile.skipBadRows = true }
@@ -48,6 +50,12 @@ package struct FormatIdentifier: Sendable {
         }
         if CamtParser.sniff(prefix) {
             return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
+        }
+        if MT940Parser.sniff(prefix) {
+            return StatementFormat(name: "mt940", profile: nil, parser: MT940Parser())
+        }
+        if QIFParser.sniff(prefix) {
+            return StatementFormat(name: "qif", profile: nil, parser: QIFParser(dateOrder: dateOrder))
         }
         // Not statements, though saved under a statement's name: say what they are.
         if let document = Self.notAStatement(prefix) {
@@ -75,12 +83,12 @@ package struct FormatIdentifier: Sendable {
                               location: SourceLocation(file: input.name, line: 1))
         }
         if prefix.prefix(512).contains(0) {
-            throw CofferError(.unknownFormat, "binary data, not a statement (OFX/QFX, camt XML or CSV)",
+            throw CofferError(.unknownFormat, "binary data, not a statement (OFX/QFX, camt XML, MT940, QIF or CSV)",
                               location: SourceLocation(file: input.name))
         }
         let firstLine = String(decoding: prefix.prefix(while: { $0 != 10 && $0 != 13 }).prefix(120), as: UTF8.self)
         throw CofferError(.unknownFormat, """
-            not a recognised statement: not OFX/QFX, not ISO 20022 camt, and no CSV profile's header matches \
+            not a recognised statement: not OFX/QFX, not ISO 20022 camt, not MT940/MT942 or QIF, and no CSV profile's header matches \
             (first line: '\(firstLine)'); name a profile with --profile or add one under config/profiles
             """, location: SourceLocation(file: input.name, line: 1))
     }

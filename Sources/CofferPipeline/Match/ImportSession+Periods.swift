@@ -50,12 +50,13 @@ extension ImportSession {
                                  location: raw.location.description)
             }
         }
-        let opening = booked.last { $0.code == "OPBD" } ?? booked.last { $0.code == "PRCD" }
-        // The closing balance: camt's CLBD, OFX's LEDGERBAL, else the latest other booked balance (a CSV's newest
-        // running balance or its footer's, a camt.052's interim ITBD).
-        let others = booked.filter { $0.code != "OPBD" && $0.code != "PRCD" }
+        // The opening balance: camt's OPBD (else PRCD), MT940's :60F:.
+        let opening = booked.last { $0.code == "OPBD" } ?? booked.last { $0.code == "PRCD" } ?? booked.last { $0.code == "60F" }
+        // The closing balance: camt's CLBD, OFX's LEDGERBAL, MT940's :62F:, else the latest other booked balance (a
+        // CSV's newest running balance or its footer's, a camt.052's interim ITBD).
+        let others = booked.filter { $0.code != "OPBD" && $0.code != "PRCD" && $0.code != "60F" }
         let latest = others.map(\.asOf.date).max()
-        let closing = booked.last { $0.code == "CLBD" } ?? booked.last { $0.code == "LEDGERBAL" }
+        let closing = booked.last { $0.code == "CLBD" } ?? booked.last { $0.code == "LEDGERBAL" } ?? booked.last { $0.code == "62F" }
             ?? others.last { $0.asOf.date == latest }
         var period = StatementPeriod(accountID: account.id, currencyCode: tally.currency,
                                      location: header.location.description, statementID: header.statementID,

@@ -74,8 +74,9 @@ enum StatementAccount {
                 identity.displayName = name
             case nil:
                 throw CofferError(.badInput, "the statement does not say which account it is for (no account number or "
-                                  + "name, e.g. no BANKACCTFROM or CCACCTFROM); name it with --account ID (an existing "
-                                  + "account's id, last digits or name) or --new-account NAME", location: location)
+                                  + "name: an OFX file without BANKACCTFROM or CCACCTFROM, a QIF file without an !Account "
+                                  + "block); name it with --account ID (an existing account's id, last digits or name) or "
+                                  + "--new-account NAME", location: location)
             }
         }
         let institution = identity.institutionName ?? identity.institutionID ?? unknownInstitution
@@ -141,7 +142,11 @@ enum StatementAccount {
             key = writer.accountIdentity(institution: institution, number: "name:" + (identity.displayName ?? ""))
         }
         if let existing = try writer.account(identityKey: key.key) { return Resolution(account: existing, inserted: false) }
-        guard let currency = identity.currencyCode ?? fallback.currency.flatMap(isCurrencyCode) else {
+        var assumed: String?
+        if identity.currencyCode == nil, fallback.currency.flatMap(isCurrencyCode) == nil, let code = identity.assumedCurrency {
+            assumed = code
+        }
+        guard let currency = identity.currencyCode ?? fallback.currency.flatMap(isCurrencyCode) ?? assumed else {
             let said = badCurrency.map { "names the currency '\($0)', which is not an ISO 4217 code" } ?? "names no currency"
             throw CofferError(.badInput, "the statement \(said) for its new account (expected a code such as USD); give "
                               + "it with --currency CODE", location: location)
@@ -164,7 +169,11 @@ enum StatementAccount {
                                           institutionName: institution, currencyCode: currency))
         try writer.insertAccount(account, identityKey: key.key, maskedNumber: masked, institutionIDs: institutionIDs,
                                  numberForm: form)
-        return Resolution(account: account, inserted: true, attention: warning)
+        let notice = assumed.map {
+            "the statement names no currency (QIF never does): the new account \(displayName) is in \($0); if it is not, "
+                + "undo this import (coffer imports undo) and import again with --currency CODE"
+        }
+        return Resolution(account: account, inserted: true, attention: warning, notice: notice)
     }
 
     /// The account `accounts.yaml` says this statement's account is, when one of its identities matches and the
@@ -245,12 +254,14 @@ enum StatementAccount {
     static func describe(_ type: String) -> String {
         let known = ["CHECKING": "Checking", "SAVINGS": "Savings", "MONEYMRKT": "Money market", "CREDITLINE": "Credit line",
                      "CREDITCARD": "Credit card", "CD": "Certificate of deposit", "CACC": "Current account", "SVGS": "Savings",
-                     "CARD": "Card account", "LOAN": "Loan", "INVESTMENT": "Investment", "CASH": "Cash account"]
+                     "CARD": "Card account", "LOAN": "Loan", "INVESTMENT": "Investment", "CASH": "Cash account",
+                     "OTHERASSET": "Other asset", "OTHERLIABILITY": "Other liability"]
         return known[type.uppercased()] ?? type.capitalized
     }
 
     static func inferKind(_ type: String?) -> AccountKind {
         guard let type = type?.uppercased() else { return .asset }
-        return ["CREDITCARD", "CREDITLINE", "CARD", "LOAN", "MORTGAGE", "LINEOFCREDIT"].contains(type) ? .liability : .asset
+        return ["CREDITCARD", "CREDITLINE", "CARD", "LOAN", "MORTGAGE", "LINEOFCREDIT", "OTHERLIABILITY"].contains(type)
+            ? .liability : .asset
     }
 }

@@ -33,8 +33,17 @@ package struct CategoryMCCTable: Sendable {
     var entries: [String: MerchantCategoryCode?] { codes }
 
     /// The code for a category word, or nil when the word is unknown or not a merchant category.
+    ///
+    /// A Quicken category with subcategories (`Food:Groceries`, `Auto:Fuel`) is looked up whole, then by its
+    /// most specific part known (`Groceries`), then by its parent (`Food`).
     package func code(forCategory category: String) -> MerchantCategoryCode? {
-        codes[CategoryMCCTable.key(category)] ?? nil
+        if let known = codes[CategoryMCCTable.key(category)] { return known }
+        guard category.contains(":") else { return nil }
+        let parts = category.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for part in parts.reversed() {
+            if let known = codes[CategoryMCCTable.key(part)] { return known }
+        }
+        return nil
     }
 
     /// This table with `other`'s entries added, `other` winning where both have a word.

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// MT940 and QIF through the real `coffer` binary: `--date-order`, `--new-account`/`--currency` for a QIF file
+/// without an account, and MT940 statements saved as `.txt` in a folder.
+@Suite struct LineFormatsCLITests {
+    static let ambiguous = "!Type:Bank\nD01/02/2026\nT-1.00\nPCorner Store\n^\nD03/04/2026\nT-2.00\nPCorner Store\n^\n"
+
+    @Test func anAmbiguousQIFFailsNamingTheOptionAndImportsWithIt() throws {
+        let folder = try temporaryFolder()
+        let file = folder + "/export.qif"
+        try Self.ambiguous.write(toFile: file, atomically: true, encoding: .utf8)
+        let store = folder + "/s.sqlite"
+        let failed = try coffer(["import", "--store", store, "--new-account", "Checking", file])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("export.qif:2 (D): the dates are ambiguous"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("--date-order"))
+        let run = try coffer(["import", "--store", store, "--new-account", "Checking", "--currency", "CAD",
+                              "--date-order", "dmy", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try jsonArray(try coffer(["transactions", "--store", store, "--format", "json"]).stdout)
+        let days = rows.compactMap { ($0["transactionDate"] as? String)?.prefix(10) }.sorted()
+        #expect(days == ["2026-02-01", "2026-04-03"])
+        let accounts = try jsonArray(try coffer(["accounts", "--store", store, "--format", "json"]).stdout)
+        #expect(accounts.count == 1)
+        #expect(accounts.first?["currencyCode"] as? String == "CAD")
+        let parsed = try coffer(["parse", "--date-order", "mdy", file, "--format", "csv"])
+        #expect(parsed.status == 0 && parsed.stdout.contains("2026-01-02"), "\(parsed.stdout)")
+    }
+
+    @Test func aQIFWithoutAnAccountBlockNeedsOne() throws {
+        let folder = try temporaryFolder()
+        let file = folder + "/download.qif"
+        try "!Type:Bank\nD01/15/2026\nT-12.00\nPNETFLIX.COM\n^\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let run = try coffer(["import", "--store", folder + "/s.sqlite", file])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("QIF file without an !Account block") && run.stderr.contains("--new-account"), "\(run.stderr)")
+    }
+
+    @Test func mt940SavedAsTxtIsFoundInAFolderAndNotesAreNot() throws {
+        let folder = try temporaryFolder()
+        let inbox = folder + "/inbox"
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: packageRoot + "/feeds/mt940/sparkasse-giro-2026-03.sta",
+                                         toPath: inbox + "/MT940_20260331.txt")
+        try "Remember to download April.\n".write(toFile: inbox + "/notes.txt", atomically: true, encoding: .utf8)
+        let run = try coffer(["import", "--store", folder + "/s.sqlite", "--json", inbox])
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = try #require(try jsonObject(run.stdout)["files"] as? [[String: Any]])
+        #expect(files.count == 1)
+        #expect(files.first?["format"] as? String == "mt940")
+        #expect(files.first?["inserted"] as? Int == 7)
+    }
+}
