@@ -90,13 +90,21 @@ package struct OwnTransfers: Sendable, Hashable {
         for t in live where t.creditDebitIndicator == .credit {
             credits[Key(currency: t.transactionAmount.currencyCode, amount: t.transactionAmount.amount), default: []].append(t)
         }
+        // Each pool by day, so a debit looks only at the credits of its ±5 days (many equal amounts stay cheap).
+        for key in credits.keys { credits[key]!.sort { $0.localDay < $1.localDay } }
         struct Candidate { var debit: Transaction; var credit: Transaction; var strength: Int; var days: Int }
         var candidates: [Candidate] = []
         for debit in live where debit.creditDebitIndicator == .debit {
             guard let pool = credits[Key(currency: debit.transactionAmount.currencyCode, amount: debit.transactionAmount.amount)] else { continue }
-            for credit in pool where credit.accountID != debit.accountID {
+            var low = 0, high = pool.count
+            while low < high {
+                let mid = (low + high) / 2
+                if pool[mid].localDay < debit.localDay - maximumDays { low = mid + 1 } else { high = mid }
+            }
+            for credit in pool[low...] {
+                if credit.localDay > debit.localDay + maximumDays { break }
+                guard credit.accountID != debit.accountID else { continue }
                 let days = abs(credit.localDay - debit.localDay)
-                guard days <= maximumDays else { continue }
                 var strength = 0
                 if ruled.contains(debit.id) || ruled.contains(credit.id)
                     || names.names(credit.accountID, in: debit) || names.names(debit.accountID, in: credit) {

@@ -121,7 +121,7 @@ private struct LayerLoader {
             case "mcc-categories.yaml", "mcc-categories.local.yaml":
                 let parsed = try MCCCategoryFile.parse(yaml: file.text, file: file.source)
                 for (position, entry) in parsed.categories.enumerated() {
-                    let item = ConfigurationItem(kind: .category, id: entry.category, detail: "MCC " + Self.describe(entry.ranges),
+                    let item = ConfigurationItem(kind: .category, id: entry.category, detail: "spending category of MCC " + Self.describe(entry.ranges),
                                                  source: file.source, overrides: overrides(mccCategories[entry.category]?.item))
                     mccCategories[entry.category] = Entry(value: entry.ranges, item: item, rank: rank, position: position)
                 }
@@ -238,6 +238,10 @@ private struct LayerLoader {
         items += categories.values.map(\.item).sorted { $0.id < $1.id }
         items += institutionOrder.compactMap { institutions[$0]?.item }
         items += aliases.map(\.item)
+        // Spending categories (as category items, their codes the detail), then category and transfer rules.
+        items += mccCategories.values.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map(\.item)
+        items += categoryRules.values.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map(\.item)
+        items += transferRules.values.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map(\.item)
         items += disabled
         var configuration = CofferConfiguration(
             directory: directory, profiles: CSVProfileSet(profiles: profiles.values.map(\.value)),

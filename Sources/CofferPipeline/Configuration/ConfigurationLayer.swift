@@ -10,8 +10,8 @@ import Foundation
 /// let configuration = try CofferConfiguration.load(layers: layers)
 /// ```
 /// A folder's files are the shipped folder's: `profiles/*.yaml`, `merchants.yaml`, `categories.yaml`,
-/// `institutions.yaml`, `accounts.yaml`, `export.yaml` (journal account names, read by `coffer export`), plus
-/// `disable.yaml`; a `*.local.yaml` beside one of them is read after it
+/// `institutions.yaml`, `accounts.yaml`, `mcc-categories.yaml`, `transfers.yaml`, `export.yaml` (journal account
+/// names, read by `coffer export`), plus `disable.yaml`; a `*.local.yaml` beside one of them is read after it
 /// (a layer inside the folder).
 public struct ConfigurationLayer: Sendable {
     /// One file of the layer.

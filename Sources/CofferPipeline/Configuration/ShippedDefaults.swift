@@ -364,6 +364,8 @@ types:
 #     amount: {min: 1, max: 50}  # only these amounts (positive magnitudes, inclusive; or one exact amount: 4.95)
 #     direction: debit           # only debits (money out) or only credits (money in)
 #     account: [Checking]        # only these accounts: an id or a display name, as `coffer accounts` prints them
+#     category: coffee           # the spending category reports and exports use (wins over the MCC's; optional;
+#                                #   see mcc-categories.yaml)
 # A rule needs a name and at least one 'contains' or 'prefix' pattern, or an 'account' or 'amount' (then it applies
 # to every transaction that meets them, when no other rule's words matched).
 #
