@@ -22,8 +22,8 @@ struct OrderRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     var currencyCode: String?
     /// `WalletOrder`, JSON.
     var orderJSON: Data
-    /// The signed archive as received.
-    var archive: Data
+    /// The signed archive as received; nil when not selected (`summaryColumns`): the column itself is never NULL.
+    var archive: Data?
     var archiveSHA256: String
     /// `OrderVerification`, JSON.
     var verification: String
