@@ -70,7 +70,7 @@ struct CofferCommand: AsyncParsableCommand {
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self,
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
             ProfileCommand.self, ImportsCommand.self, BackupCommand.self, DoctorCommand.self, ReconcileCommand.self,
-            ConfigCommand.self, OrdersCommand.self,
+            ConfigCommand.self, ClientsCommand.self, OrdersCommand.self,
             InitCommand.self, InstallCommand.self,
         ])
 }
@@ -82,11 +82,31 @@ struct StoreOptions: ParsableArguments {
 
     var path: String { store ?? FinanceStore.defaultPath() }
 
-    /// Opens the store; it is closed (its log checkpointed into the file) when the command exits.
+    /// Opens the store; it is closed (its log checkpointed into the file) when the command exits. With
+    /// `COFFER_CLIENT_TOKEN` set, as that client: reads go through its grant, and what is the owner's fails.
     func open(_ access: FinanceStore.Access) throws -> FinanceStore {
+        if let token = Self.clientToken {
+            let store = try FinanceStore(path: path, clientToken: token)
+            OpenStores.register(store)
+            return store
+        }
         let store = try FinanceStore(path: path, access: access)
         OpenStores.register(store)
         return store
+    }
+
+    /// Opens the store as its owner, for what only the owner does (`coffer clients`): a client cannot authorize
+    /// itself, so `COFFER_CLIENT_TOKEN` set is an error here.
+    func openAsOwner(_ access: FinanceStore.Access) throws -> FinanceStore {
+        guard Self.clientToken == nil else {
+            throw CofferError(.usage, "COFFER_CLIENT_TOKEN is set: this is the store owner's command; run it without a client token")
+        }
+        return try open(access)
+    }
+
+    /// `COFFER_CLIENT_TOKEN`, when set and not empty.
+    static var clientToken: String? {
+        ProcessInfo.processInfo.environment["COFFER_CLIENT_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 
@@ -99,6 +119,8 @@ func fail(_ error: any Error) -> ExitCode {
     case let error as CofferError:
         message = error.description
         status = error.code.exitCode
+    case FinanceError.dataRestricted where StoreOptions.clientToken != nil:
+        message = "this client may not read that: it is not authorized, or its grant lacks the data type (coffer clients show NAME; the owner decides)"
     case let error as FinanceError: message = error.errorDescription ?? "\(error)"
     default: message = "\(error)"
     }

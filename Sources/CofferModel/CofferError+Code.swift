@@ -54,11 +54,15 @@ extension CofferError {
         public static let fileNotFound = Code("file-not-found", 14)
         /// The statement file changed while it was read (still being written) or is locked: transient.
         public static let fileChanging = Code("file-changing", 15)
+        /// A client token the store never issued, or one whose client was revoked or removed
+        /// (`FinanceStore(path:clientToken:)`): ask the store's owner for a new one (`coffer clients add`).
+        public static let unknownClient = Code("unknown-client", 16)
 
         /// Every code, in number order.
         public static let all: [Code] = [
             .badInput, .unknownFormat, .badConfiguration, .notAStore, .storeTooNew, .storeReadOnly, .io,
             .institutionError, .usage, .ambiguousAccount, .internal, .storeBusy, .storeIO, .fileNotFound, .fileChanging,
+            .unknownClient,
         ]
 
         /// The code of this name, if there is one (`CofferError`'s JSON decoding).
@@ -107,6 +111,7 @@ extension CofferError {
             case .storeIO: "The store's file could not be opened, read or written."
             case .fileNotFound: "The statement file is not there."
             case .fileChanging: "The statement file changed while it was being read."
+            case .unknownClient: "The client token is not one this store issued, or its client was revoked."
             default: "Coffer met a situation it does not expect."
             }
         }
@@ -121,6 +126,7 @@ extension CofferError {
             case .storeBusy: "Try again when the other import has finished."
             case .storeIO: "Check the disk's free space and the store's folder, then try again."
             case .fileChanging: "Wait until the file is completely written, then import it again."
+            case .unknownClient: "Ask the store's owner for a token (coffer clients add NAME)."
             case .internal: "Please report it with the file that caused it, if you can share it."
             default: nil
             }

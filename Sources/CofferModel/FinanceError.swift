@@ -9,8 +9,10 @@ public enum FinanceDataType: Hashable, Sendable {
 /// FinanceKit's error: restricted data, an unusable history token, or something else.
 ///
 /// Coffer throws `historyTokenInvalid` for a token from another store, a tampered or garbled token, or one
-/// older than the compaction horizon; the client restarts from `nil` and loses nothing. `dataRestricted` means
-/// the store cannot be read right now (locked, being migrated, permissions): transient.
+/// older than the compaction horizon, and for a client's token of another client or of a grant the owner has
+/// changed since; the client restarts from `nil` and loses nothing. `dataRestricted` means the store cannot be
+/// read right now (locked, being migrated, permissions): transient; or, for a client (`FinanceStore(path:
+/// clientToken:)`), that the owner has not authorized it or its grant lacks that data type.
 ///
 /// Like FinanceKit's, it bridges to `NSError` in the domain `FinanceKit.FinanceError` with FinanceKit's codes
 /// (`dataRestricted` 0, `unknown` 1, `historyTokenInvalid` 2); `dataRestricted`'s user info names the data type
@@ -43,8 +45,8 @@ public enum FinanceError: Error, Equatable, Hashable, Sendable, LocalizedError, 
 
     public var failureReason: String? {
         switch self {
-        case .dataRestricted: "The store is locked by another process, being upgraded, or not readable with these permissions."
-        case .historyTokenInvalid: "The token comes from another store, was altered, or is older than the store's compaction horizon."
+        case .dataRestricted: "The store is locked by another process, being upgraded, or not readable with these permissions; or the store's owner has not granted this client that data."
+        case .historyTokenInvalid: "The token comes from another store or client, was altered, is older than the store's compaction horizon, or was read under a grant that has changed since."
         case .unknown: "An unknown error occurred."
         }
     }

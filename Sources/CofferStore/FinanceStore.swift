@@ -37,7 +37,7 @@ public final class FinanceStore: Sendable {
     /// Connections that queries and history read through, on `readThreads` (`readOffPool`).
     let readers: ReaderPool
     /// The threads `readOffPool` runs reads on, off the cooperative pool.
-    let readThreads = ReadThreads()
+    let readThreads: ReadThreads
     let tokenKeyData: Data
     var tokenKey: SymmetricKey { SymmetricKey(data: tokenKeyData) }
     /// History tokens' MAC, keyed once.
@@ -50,6 +50,13 @@ public final class FinanceStore: Sendable {
     /// shared lock by which other processes see that this one still uses the write-ahead log. Without it, the
     /// last other process to close would checkpoint and delete the log in the middle of this one's import.
     let openingLock: Mutex<Int32?>
+    /// The client this store reads for, through its grant (`FinanceStore(path:clientToken:)`, `scoped(to:)`); nil
+    /// for the owner's store, which reads everything.
+    package let clientID: UUID?
+    /// For a client's store: the owner's store whose connections it reads through.
+    let base: FinanceStore?
+    /// Whether closing this client's store closes `base` too (it was opened for it).
+    let ownsBase: Bool
 
     /// Opens (and, for `.readWrite`, creates or migrates) the store at `path`.
     ///
@@ -62,6 +69,10 @@ public final class FinanceStore: Sendable {
         self.access = access
         self.logger = logger
         self.historyOptions = historyOptions
+        readThreads = ReadThreads()
+        clientID = nil
+        base = nil
+        ownsBase = false
         if access == .readWrite, !FileManager.default.fileExists(atPath: path) {
             try StoreFile.check(path: path, access: access)
             try StoreFile.create(path: path)
@@ -129,6 +140,25 @@ public final class FinanceStore: Sendable {
         }
     }
 
+    /// A client's store reading through `owner`'s connections and threads (see `scoped(to:)`).
+    init(viewOf owner: FinanceStore, clientID: UUID, ownsBase: Bool) {
+        let owner = owner.base ?? owner
+        path = owner.path
+        storeID = owner.storeID
+        access = owner.access
+        historyOptions = owner.historyOptions
+        pool = owner.pool
+        readers = owner.readers
+        readThreads = owner.readThreads
+        tokenKeyData = owner.tokenKeyData
+        tokenMAC = owner.tokenMAC
+        logger = owner.logger
+        openingLock = Mutex(nil)
+        self.clientID = clientID
+        base = owner
+        self.ownsBase = ownsBase
+    }
+
     deinit {
         // A store dropped without `close()`: its connections close right after this (GRDB and `ReaderPool` close
         // theirs on deallocation), so the kept descriptor can go now.
@@ -183,6 +213,7 @@ public final class FinanceStore: Sendable {
     /// GRDB runs it on a reader's dispatch queue (off the cooperative pool) and interrupts it when the task is
     /// cancelled.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try requireOwner()
         do {
             return try await pool.read(body)
         } catch let error as DatabaseError {
@@ -198,6 +229,14 @@ public final class FinanceStore: Sendable {
             return try readers.withConnection(body)
         } catch let error as DatabaseError {
             throw restricted(error)
+        }
+    }
+
+    /// Throws for a client's store: what reads past the grant (the ledger, reconciliation, backups, hooks) and every
+    /// write are the owner's.
+    func requireOwner() throws {
+        guard clientID == nil else {
+            throw CofferError(.usage, "\(path) is open as a client: only the store's owner (FinanceStore(path:)) can do this")
         }
     }
 

@@ -29,6 +29,7 @@ import Testing
             "13 store-io transient=false store=true exit=1",
             "14 file-not-found transient=false store=false exit=1",
             "15 file-changing transient=true store=false exit=1",
+            "16 unknown-client transient=false store=false exit=1",
         ])
         #expect(Set(CofferError.Code.all.map(\.errorCode)).count == CofferError.Code.all.count)
         for code in CofferError.Code.all { #expect(CofferError.Code(name: code.name) == code) }

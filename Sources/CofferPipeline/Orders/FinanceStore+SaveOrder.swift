@@ -57,6 +57,8 @@ extension FinanceStore {
         report.result = result
         report.orderID = stored?.id
         report.transactionID = stored?.transactionID
+        // A client is told of the link only when the transaction is in its grant.
+        if saver != .owner, let id = report.orderID { report.transactionID = try await self.order(id: id, as: saver)?.transactionID }
         if result == .newerExisting { report.orderID = try await ownOrderID(fqoid, saver) }
         return report
     }
@@ -65,6 +67,9 @@ extension FinanceStore {
     /// stored now: run after imports, since a receipt often arrives before the statement. Returns how many were linked.
     @discardableResult
     public func linkOrders() async throws -> Int {
+        guard orderSaver == .owner else {
+            throw CofferError(.usage, "\(path) is open as a client: only the store's owner links orders to transactions")
+        }
         var linked = 0
         for stored in try unlinkedOrders() {
             guard let payment = try await paymentTransaction(for: stored.order) else { continue }
@@ -74,11 +79,12 @@ extension FinanceStore {
         return linked
     }
 
-    /// The stored transaction that paid for `order` (`OrderPayment`), leaving out those linked to other orders.
+    /// The stored transaction that paid for `order` (`OrderPayment`), leaving out those linked to other orders; looked
+    /// for among all the owner's transactions, whoever saved the order.
     func paymentTransaction(for order: WalletOrder) async throws -> Transaction? {
         guard order.payment?.total != nil else { return nil }
         let window = OrderPayment.window(for: order)
-        let candidates = try await transactions(query: TransactionQuery(predicate: TransactionQuery.predicate(
+        let candidates = try await ownerStore.transactions(query: TransactionQuery(predicate: TransactionQuery.predicate(
             fromDay: CalendarDay.date(day: window.lowerBound), throughDay: CalendarDay.date(day: window.upperBound))))
         guard !candidates.isEmpty else { return nil }
         let taken = try transactionsLinked(except: order.fullyQualifiedOrderIdentifier)

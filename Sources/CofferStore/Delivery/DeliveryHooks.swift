@@ -53,12 +53,14 @@ package struct PendingDelivery: Sendable {
 extension FinanceStore {
     /// Every delivery hook, by name.
     public func deliveryHooks() throws -> [DeliveryHook] {
-        try pool.read { db in try DeliveryHookRecord.order(DeliveryHookRecord.Columns.name).fetchAll(db).map(\.hook) }
+        try requireOwner()
+        return try pool.read { db in try DeliveryHookRecord.order(DeliveryHookRecord.Columns.name).fetchAll(db).map(\.hook) }
     }
 
     /// The hook with this name, if any.
     public func deliveryHook(named name: String) throws -> DeliveryHook? {
-        try pool.read { db in try DeliveryHookRecord.fetchOne(db, key: name)?.hook }
+        try requireOwner()
+        return try pool.read { db in try DeliveryHookRecord.fetchOne(db, key: name)?.hook }
     }
 
     /// Adds a hook, or changes the types, frequency and command of the hook with its name (its delivery state is
@@ -88,7 +90,8 @@ extension FinanceStore {
 
     /// The newest change-log sequence number per data type among changes after `sequence`.
     package func latestChanges(after sequence: Int64) throws -> [BackgroundDataType: Int64] {
-        try pool.read { db in
+        try requireOwner()
+        return try pool.read { db in
             var out: [BackgroundDataType: Int64] = [:]
             let rows = try Row.fetchAll(db, sql: "SELECT entity, MAX(seq) FROM change_log WHERE seq > ? GROUP BY entity", arguments: [sequence])
             for row in rows {

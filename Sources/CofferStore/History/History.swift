@@ -34,10 +34,12 @@ extension FinanceStore {
             /// A monitoring sequence's look at the store's data version (its own connection, opened on first use).
             let watch: ChangeWatch?
             var state: HistoryReader<Model>.State = .start
+            /// A client's stream: the grant epoch it reads under (from its token, or the grant's when it started).
+            var epoch: Int64?
 
             public mutating func next() async throws -> Changes<Model>? {
                 do {
-                    return try await reader.next(&state, watch: watch)
+                    return try await reader.next(&state, epoch: &epoch, watch: watch)
                 } catch is CancellationError {
                     // Cancelling the task ends the sequence, wherever the cancellation found it.
                     state = .finished

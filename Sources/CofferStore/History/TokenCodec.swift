@@ -12,16 +12,29 @@ struct HistoryPosition: Equatable, Sendable {
     var inSnapshot: Bool
 }
 
-/// Tokens are `base64url(version · storeID · sequence · [snapshot cursor] · HMAC-SHA256/128)`: the MAC, keyed
-/// by a secret made with the store, makes a tampered or foreign token detectable.
+/// The client and grant epoch a history token was read under (see `AccessScope`): a client's token is valid only
+/// for that client, and only while its grant is the one of that epoch.
+struct TokenBinding: Equatable, Sendable {
+    var clientID: UUID
+    var epoch: Int64
+}
+
+/// Tokens are `base64url(version · storeID · [clientID · epoch] · sequence · [snapshot cursor] · HMAC-SHA256/128)`:
+/// version 1 for the owner's streams, 2 for a client's, which also name the client and the grant's epoch. The MAC,
+/// keyed by a secret made with the store, makes a tampered or foreign token detectable; a token of another
+/// client, of the owner, or of an earlier epoch is refused like a foreign one.
 ///
 /// Checking a token is on the path of every `since:` read, so the base64url coding is done here on bytes
 /// (Foundation's `Data(base64Encoded:)` plus the character replacements cost more than the HMAC).
 extension FinanceStore {
-    func makeToken(_ position: HistoryPosition) -> HistoryToken {
-        var bytes: [UInt8] = [1]
-        bytes.reserveCapacity(1 + 16 + 8 + 1 + 16 + 16)
+    func makeToken(_ position: HistoryPosition, binding: TokenBinding? = nil) -> HistoryToken {
+        var bytes: [UInt8] = [binding == nil ? 1 : 2]
+        bytes.reserveCapacity(1 + 16 + 24 + 8 + 1 + 16 + 16)
         withUnsafeBytes(of: storeID.uuid) { bytes.append(contentsOf: $0) }
+        if let binding {
+            withUnsafeBytes(of: binding.clientID.uuid) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: binding.epoch.bigEndian) { bytes.append(contentsOf: $0) }
+        }
         withUnsafeBytes(of: position.sequence.bigEndian) { bytes.append(contentsOf: $0) }
         if position.inSnapshot {
             bytes.append(1)
@@ -36,10 +49,13 @@ extension FinanceStore {
         return HistoryToken(encoded: Base64URL.encode(bytes))
     }
 
-    /// The position a token names, or `FinanceError.historyTokenInvalid`.
-    func position(of token: HistoryToken) throws -> HistoryPosition {
+    /// The position a token names, or `FinanceError.historyTokenInvalid`: also for a token not made for `binding`
+    /// (nil: the owner's streams).
+    func position(of token: HistoryToken, binding: TokenBinding? = nil) throws -> HistoryPosition {
+        let head = binding == nil ? 1 + 16 : 1 + 16 + 24
         guard token.encoded.utf8.count < 200, let bytes = Base64URL.decode(token.encoded),
-              bytes.count == 1 + 16 + 8 + 1 + 16 || bytes.count == 1 + 16 + 8 + 1 + 16 + 16, bytes[0] == 1 else {
+              bytes.count == head + 8 + 1 + 16 || bytes.count == head + 8 + 1 + 16 + 16,
+              bytes[0] == (binding == nil ? 1 : 2) else {
             throw FinanceError.historyTokenInvalid
         }
         let body = bytes[..<(bytes.count - 16)]
@@ -53,13 +69,19 @@ extension FinanceStore {
         guard diff == 0 else { throw FinanceError.historyTokenInvalid }
         let same = withUnsafeBytes(of: storeID.uuid) { id in (0..<16).allSatisfy { id[$0] == bytes[1 + $0] } }
         guard same else { throw FinanceError.historyTokenInvalid }
+        if let binding {
+            let client = withUnsafeBytes(of: binding.clientID.uuid) { id in (0..<16).allSatisfy { id[$0] == bytes[17 + $0] } }
+            var epoch: Int64 = 0
+            for byte in bytes[33..<41] { epoch = epoch << 8 | Int64(byte) }
+            guard client, epoch == binding.epoch else { throw FinanceError.historyTokenInvalid }
+        }
         var sequence: Int64 = 0
-        for byte in bytes[17..<25] { sequence = sequence << 8 | Int64(byte) }
-        let inSnapshot = bytes[25] == 1
+        for byte in bytes[head..<(head + 8)] { sequence = sequence << 8 | Int64(byte) }
+        let inSnapshot = bytes[head + 8] == 1
         var after: UUID?
-        if body.count == 26 + 16 {
+        if body.count == head + 9 + 16 {
             var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &id) { raw in for i in 0..<16 { raw[i] = bytes[26 + i] } }
+            withUnsafeMutableBytes(of: &id) { raw in for i in 0..<16 { raw[i] = bytes[head + 9 + i] } }
             after = UUID(uuid: id)
         }
         guard sequence >= 0 else { throw FinanceError.historyTokenInvalid }

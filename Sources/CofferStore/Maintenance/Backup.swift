@@ -38,6 +38,7 @@ extension FinanceStore {
     /// store's own file; `.io` when the folder is missing or not writable.
     @discardableResult
     public func backup(to destination: String, replacing: Bool = false) throws -> BackupResult {
+        try requireOwner()
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         let exists = fm.fileExists(atPath: destination, isDirectory: &isFolder)

@@ -82,7 +82,12 @@ extension FinanceStore {
     /// The last four characters of each account's number as stored (`••••1234`): the only trace of account
     /// numbers Coffer keeps in clear. A Coffer addition for display.
     package func maskedAccountNumbers() async throws -> [UUID: String] {
-        try await read { db in
+        if clientID != nil, let base {
+            // A client's store: of the accounts its grant shows.
+            let visible = Set(try await accounts(query: AccountQuery()).map(\.id))
+            return try await base.maskedAccountNumbers().filter { visible.contains($0.key) }
+        }
+        return try await read { db in
             var out: [UUID: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT id, masked_number FROM account WHERE masked_number IS NOT NULL") {
                 out[row[0]] = row[1]

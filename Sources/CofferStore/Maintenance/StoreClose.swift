@@ -28,6 +28,8 @@ extension FinanceStore {
             return !closed
         }
         guard first else { return Self.walIsEmpty(path: path) }
+        // A client's store closes the owner's store it opened for itself, and nothing of one it shares.
+        if let base { return ownsBase ? base.close(waitingAtMost: timeout) : Self.walIsEmpty(path: path) }
         readers.close()
         do {
             try pool.close()

@@ -114,6 +114,15 @@ extension StoreWriter {
     private static let dateColumn = Int(TxnColumn.transactionDate.rawValue)
     private static let offsetColumn = Int(TxnColumn.utcOffset.rawValue)
     private static let localDayColumn = Int(TxnColumn.localDay.rawValue)
+    private static let balanceAsOfColumn = BalanceRecord.CodingKeys.allCases.firstIndex(of: .asOf)!
+
+    /// A whole `txn` row's local day, for the change log.
+    private static func localDay(_ row: [DatabaseValue]) -> Int? { Int.fromDatabaseValue(row[localDayColumn]) }
+
+    /// A whole `balance` row's day, for the change log (`StoreWriter.balanceDay`).
+    private static func balanceDay(_ row: [DatabaseValue]) -> Int? {
+        Int64.fromDatabaseValue(row[balanceAsOfColumn]).map { StoreWriter.balanceDay(asOf: $0) }
+    }
 
     /// Moves a row's date to a listing's when the listing's is earlier (the earliest a standing statement gives),
     /// with its offset and local day. A listing that says no offset at the row's own instant (noted before offsets
@@ -133,7 +142,7 @@ extension StoreWriter {
         guard desired != now else { return }
         guard let desired else {
             guard let now else { return }
-            try log(.transaction, .delete, id: uuid(now[0]), accountID: uuid(now[1]))
+            try log(.transaction, .delete, id: uuid(now[0]), accountID: uuid(now[1]), day: Self.localDay(now))
             try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [now[0]])
             transactionCounts.deleted += 1
             result.removed += 1
@@ -145,20 +154,21 @@ extension StoreWriter {
             """, arguments: StatementArguments(desired))
         let id = uuid(desired[0])
         guard let now else {
-            try log(.transaction, .insert, id: id, accountID: uuid(desired[1]))
+            try log(.transaction, .insert, id: id, accountID: uuid(desired[1]), day: Self.localDay(desired))
             transactionCounts.inserted += 1
             result.reinserted += 1
             return
         }
         if now[1] != desired[1] {
             // Moved between accounts (a link): gone from one account's history, new in the other's.
-            try log(.transaction, .delete, id: id, accountID: uuid(now[1]))
-            try log(.transaction, .insert, id: id, accountID: uuid(desired[1]))
+            try log(.transaction, .delete, id: id, accountID: uuid(now[1]), day: Self.localDay(now))
+            try log(.transaction, .insert, id: id, accountID: uuid(desired[1]), day: Self.localDay(desired))
             transactionCounts.deleted += 1
             transactionCounts.inserted += 1
             result.restored += 1
         } else if Self.txnContent.contains(where: { now[$0] != desired[$0] }) {
-            try log(.transaction, .update, id: id, accountID: uuid(desired[1]))
+            try log(.transaction, .update, id: id, accountID: uuid(desired[1]), day: Self.localDay(desired),
+                    priorDay: Self.localDay(now))
             transactionCounts.updated += 1
             result.restored += 1
         }
@@ -288,7 +298,7 @@ extension StoreWriter {
             SELECT entity_id FROM change_log WHERE import_id = ? AND entity = 1 AND op = 0
             """, arguments: [target]) {
             guard let now = try current("balance", Self.balanceColumns, key: id.databaseValue) else { continue }
-            try log(.balance, .delete, id: id, accountID: uuid(now[1]))
+            try log(.balance, .delete, id: id, accountID: uuid(now[1]), day: Self.balanceDay(now))
             try db.execute(sql: "DELETE FROM balance WHERE id = ?", arguments: [id])
             result.balancesRemoved += 1
         }
@@ -296,8 +306,12 @@ extension StoreWriter {
             let now = try current("balance", Self.balanceColumns, key: before[0])
             guard now != before else { continue }
             try put("balance", Self.balanceColumns, image: image)
-            if let now, now[1] != before[1] { try log(.balance, .delete, id: uuid(before[0]), accountID: uuid(now[1])) }
-            try log(.balance, now == nil || now![1] != before[1] ? .insert : .update, id: uuid(before[0]), accountID: uuid(before[1]))
+            if let now, now[1] != before[1] {
+                try log(.balance, .delete, id: uuid(before[0]), accountID: uuid(now[1]), day: Self.balanceDay(now))
+            }
+            let moved = now == nil || now![1] != before[1]
+            try log(.balance, moved ? .insert : .update, id: uuid(before[0]), accountID: uuid(before[1]), day: Self.balanceDay(before),
+                    priorDay: moved ? nil : now.flatMap(Self.balanceDay))
         }
 
         // Accounts it created go when nothing is left in them.

@@ -28,6 +28,7 @@ extension FinanceStore {
 
     /// `containsOrder(matching:updatedDate:)` for `saver`.
     package func containsOrder(matching fqoid: FullyQualifiedOrderIdentifier, updatedDate: Date?, as saver: OrderSaver) async throws -> ContainsOrderResult {
+        _ = try requireOrders(saver)
         let stored = try await orderRead { db in
             try Self.visibleOrders(saver).filter(OrderRecord.Columns.orderTypeIdentifier == fqoid.orderTypeIdentifier
                                                  && OrderRecord.Columns.orderIdentifier == fqoid.orderIdentifier)
@@ -58,10 +59,11 @@ extension FinanceStore {
 
     /// `orders()` for `saver`.
     package func orders(as saver: OrderSaver) async throws -> [StoredOrder] {
-        try await orderRead { db in
+        let scope = try requireOrders(saver)
+        return try await orderRead { db in
             let records = try Self.visibleOrders(saver).select(OrderRecord.summaryColumns)
                 .order(OrderRecord.Columns.createdAt.desc, OrderRecord.Columns.id).fetchAll(db)
-            return try Self.stored(records, db)
+            return try Self.stored(records, db, scope: scope)
         }
     }
 
@@ -72,16 +74,18 @@ extension FinanceStore {
 
     /// `order(id:)` for `saver`.
     package func order(id: UUID, as saver: OrderSaver) async throws -> StoredOrder? {
-        try await orderRead { db in
+        let scope = try requireOrders(saver)
+        return try await orderRead { db in
             guard let record = try Self.visibleOrders(saver).select(OrderRecord.summaryColumns)
                 .filter(OrderRecord.Columns.id == id).fetchOne(db) else { return nil }
-            return try Self.stored([record], db).first
+            return try Self.stored([record], db, scope: scope).first
         }
     }
 
     /// The signed archive of the stored order with this id, as it was received, if the saver may see it.
     public func orderArchive(id: UUID) async throws -> Data? {
         let saver = orderSaver
+        _ = try requireOrders(saver)
         return try await orderRead { db in
             try Self.visibleOrders(saver).select(Column(OrderRecord.CodingKeys.archive)).filter(OrderRecord.Columns.id == id)
                 .asRequest(of: Data.self).fetchOne(db)
@@ -92,6 +96,8 @@ extension FinanceStore {
     /// shows as `orderID`. Transactions without a visible linked order are absent.
     public func orderIDs(forTransactionIDs ids: [UUID]) async throws -> [UUID: UUID] {
         let saver = orderSaver
+        // A client without the orders type sees no links (its transactions still list).
+        if (try? requireOrders(saver)) == nil { return [:] }
         return try await orderRead { db in
             var out: [UUID: UUID] = [:]
             let wanted = Set(ids)
@@ -114,11 +120,22 @@ extension FinanceStore {
         }
     }
 
-    /// Records as stored orders; a link to a transaction that no longer exists reads as none.
-    static func stored(_ records: [OrderRecord], _ db: Database) throws -> [StoredOrder] {
+    /// Records as stored orders; a link to a transaction that no longer exists reads as none, and so does, for a
+    /// client (`scope`), one to a transaction outside its grant.
+    static func stored(_ records: [OrderRecord], _ db: Database, scope: AccessScope? = nil) throws -> [StoredOrder] {
         let linked = records.compactMap(\.transactionID)
-        let live = linked.isEmpty ? [] : Set(try UUID.fetchAll(db, sql: "SELECT id FROM txn WHERE id IN (\(linked.map { _ in "?" }.joined(separator: ",")))",
-                                                              arguments: StatementArguments(linked)))
+        var live = Set<UUID>()
+        if !linked.isEmpty {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, account_id, local_day FROM txn WHERE id IN (\(linked.map { _ in "?" }.joined(separator: ",")))",
+                                        arguments: StatementArguments(linked))
+            for row in rows {
+                let id: UUID = row[0]
+                if let scope {
+                    guard scope.types.contains(.transactions), scope.contains(.transaction, accountID: row[1], day: row[2]) else { continue }
+                }
+                live.insert(id)
+            }
+        }
         return try records.map { try $0.storedOrder(transactionExists: $0.transactionID.map(live.contains) ?? true) }
     }
 

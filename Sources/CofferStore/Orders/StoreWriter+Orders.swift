@@ -27,8 +27,8 @@ extension FinanceStore {
     /// as new, else inserts it or replaces the saver's older copy, keeping its id. Returns the stored order for `.added`.
     package func storeOrder(_ verified: VerifiedOrder, by saver: OrderSaver, transactionID: UUID?,
                             at date: Date = Date()) throws -> (SaveOrderResult, StoredOrder?) {
-        try write { writer in
-            let db = writer.db
+        _ = try requireOrders(saver)
+        return try orderWrite { db in
             let fqoid = verified.order.fullyQualifiedOrderIdentifier
             let existing = try Self.ownRow(fqoid, saver, db)
             if let existing, existing.updatedAt >= Rows.millis(verified.order.updatedAt) { return (.newerExisting, nil) }
@@ -42,8 +42,8 @@ extension FinanceStore {
 
     /// Links a stored order to the transaction that paid for it (nil: unlinks it).
     package func linkOrder(id: UUID, toTransaction transactionID: UUID?) throws {
-        try write { writer in
-            try writer.db.execute(sql: "UPDATE wallet_order SET transaction_id = ? WHERE id = ?", arguments: [transactionID, id])
+        try orderWrite { db in
+            try db.execute(sql: "UPDATE wallet_order SET transaction_id = ? WHERE id = ?", arguments: [transactionID, id])
         }
     }
 
@@ -66,6 +66,26 @@ extension FinanceStore {
                 .filter(sql: "transaction_id IS NULL OR transaction_id NOT IN (SELECT id FROM txn)")
                 .order(OrderRecord.Columns.createdAt, OrderRecord.Columns.id).fetchAll(db)
             return try Self.stored(records, db)
+        }
+    }
+
+    /// One write transaction on the order table, for the owner or a client (`write` is the owner's alone: a client
+    /// saves orders and nothing else).
+    func orderWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        guard access == .readWrite else {
+            throw CofferError(.storeReadOnly, "\(path) was opened read-only; saving an order needs write access")
+        }
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as DatabaseError {
+            throw StoreFile.describe(error, path: path)
         }
     }
 

@@ -4,6 +4,8 @@ import GRDB
 
 /// What the store needs to run a query for one model type.
 struct QueryPlan<Model: SQLMapped & Sendable>: @unchecked Sendable {  // immutable after creation
+    /// What the model is, for a client's grant (`AccessScope`).
+    let entity: EntityKind
     let table: String
     let columns: String
     let decode: @Sendable (ReadStatement) throws -> Model
@@ -45,7 +47,7 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
 
 extension FinanceStore {
     static let transactionPlan = QueryPlan<Transaction>(
-        table: TxnColumn.table, columns: TxnColumn.transactionList, decode: TxnRows.transaction,
+        entity: .transaction, table: TxnColumn.table, columns: TxnColumn.transactionList, decode: TxnRows.transaction,
         decodeAll: { try collect($0, &$1, TxnRows.transaction) },
         sortColumns: [
             \Transaction.transactionDate: "transaction_date", \Transaction.postedDate: "posted_date",
@@ -55,13 +57,13 @@ extension FinanceStore {
         defaultOrder: "transaction_date, id", tieBreak: .transactionDate, swiftOrder: Keyset.compare)
 
     static let accountPlan = QueryPlan<Account>(
-        table: AccountRecord.databaseTableName, columns: AccountRecord.selectList, decode: { try AccountRecord.decode($0).account() },
+        entity: .account, table: AccountRecord.databaseTableName, columns: AccountRecord.selectList, decode: { try AccountRecord.decode($0).account() },
         decodeAll: { try collect($0, &$1) { try AccountRecord.decode($0).account() } },
         sortColumns: [\Account.id: "id", \Account.openingDate: "opening_date"],
         defaultOrder: "institution_name, display_name, id")
 
     static let balancePlan = QueryPlan<AccountBalance>(
-        table: BalanceRecord.databaseTableName, columns: BalanceRecord.selectList, decode: { try BalanceRecord.decode($0).balance() },
+        entity: .balance, table: BalanceRecord.databaseTableName, columns: BalanceRecord.selectList, decode: { try BalanceRecord.decode($0).balance() },
         decodeAll: { try collect($0, &$1) { try BalanceRecord.decode($0).balance() } },
         sortColumns: [\AccountBalance.id: "id"],
         defaultOrder: "as_of, id")
@@ -178,50 +180,72 @@ extension FinanceStore {
     @_specialize(exported: false, where Model == Transaction)
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
                     _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, after: KeysetPosition<Model>? = nil) async throws -> [Model] {
-        if let limit, limit <= 0 { return [] }
+        if let limit, limit <= 0 {
+            // Even an empty page of a client's store says whether the read is allowed.
+            if let clientID { try readNow { try AccessScope.load($0, clientID: clientID) }.require(.of(plan.entity)) }
+            return []
+        }
         // On one of the store's read threads (never a cooperative-pool thread), on a kept connection with its
         // prepared statements: the library's share of a 1,000-row query is then decoding, not statement
         // compilation. Cancelling the task interrupts SQLite and throws `CancellationError`.
+        let clientID = self.clientID
         return try await readOffPool { job in try job.read { connection in
-            let approximate = try Self.inexactAmounts(connection)
-            let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, after: after,
-                                     approximateDecimals: approximate)
-            let statement = try connection.statement(prepared.sql)
-            try statement.bind(prepared.arguments)
-            var rows = 0
-            if prepared.limitInSQL {
-                var out: [Model] = []
-                // Room for what this statement returned last time (or the limit): no regrowing on repeated queries.
-                out.reserveCapacity(min(limit ?? connection.rowHint(statement), 65_536))
-                try plan.decodeAll(statement, &out)
-                connection.setRowHint(statement, out.count)
-                if prepared.tiesInSwift { plan.tieBreak?.sortTies(&out) }
-                return out
+            guard let clientID else {
+                return try Self.execute(plan, predicate, sort, limit, offset, extra: extra, after: after, connection)
             }
-            // Swift finishes: filter as rows stream by; when SQL already orders them, stop once the page is full.
-            let skip = max(0, offset ?? 0)
-            let wanted = limit.map { skip + max(0, $0) }
-            var pivot: Model?
-            if !prepared.sortInSQL, case .row(let row)? = after { pivot = row }
-            let order = plan.swiftOrder
-            var matches: [Model] = []
-            while try statement.step() {
-                rows += 1
-                if rows & 4_095 == 0 { try connection.checkCancellation() }
-                let model = try plan.decode(statement)
-                if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
-                // After a cursor of an order run in Swift: only rows that come after its row.
-                if let pivot, let order, order(model, pivot, sort) != .orderedDescending { continue }
-                matches.append(model)
-                if prepared.sortInSQL, let wanted, matches.count >= wanted { break }
+            // A client's store: the grant, read in the query's own snapshot, is one more condition.
+            return try connection.snapshot {
+                let scope = try AccessScope.load(connection, clientID: clientID)
+                try scope.require(.of(plan.entity))
+                return try Self.execute(plan, predicate, sort, limit, offset, extra: .all(extra, scope.tableCondition(plan.entity)),
+                                        after: after, connection)
             }
-            if !prepared.sortInSQL {
-                if let order { matches.sort { order($0, $1, sort) == .orderedAscending } } else { matches.sort(using: sort) }
-            }
-            let start = min(skip, matches.count)
-            let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
-            return Array(matches[start..<end])
         } }
+    }
+
+    /// Runs a query on `connection`: what SQL can do in SQL, the rest in Swift.
+    @_specialize(exported: false, where Model == Transaction)
+    static func execute<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
+                               _ limit: Int?, _ offset: Int?, extra: SQLPart?, after: KeysetPosition<Model>?,
+                               _ connection: ReaderConnection) throws -> [Model] {
+        let approximate = try Self.inexactAmounts(connection)
+        let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, after: after,
+                                 approximateDecimals: approximate)
+        let statement = try connection.statement(prepared.sql)
+        try statement.bind(prepared.arguments)
+        var rows = 0
+        if prepared.limitInSQL {
+            var out: [Model] = []
+            // Room for what this statement returned last time (or the limit): no regrowing on repeated queries.
+            out.reserveCapacity(min(limit ?? connection.rowHint(statement), 65_536))
+            try plan.decodeAll(statement, &out)
+            connection.setRowHint(statement, out.count)
+            if prepared.tiesInSwift { plan.tieBreak?.sortTies(&out) }
+            return out
+        }
+        // Swift finishes: filter as rows stream by; when SQL already orders them, stop once the page is full.
+        let skip = max(0, offset ?? 0)
+        let wanted = limit.map { skip + max(0, $0) }
+        var pivot: Model?
+        if !prepared.sortInSQL, case .row(let row)? = after { pivot = row }
+        let order = plan.swiftOrder
+        var matches: [Model] = []
+        while try statement.step() {
+            rows += 1
+            if rows & 4_095 == 0 { try connection.checkCancellation() }
+            let model = try plan.decode(statement)
+            if let predicate, !prepared.predicateExact, try !predicate.evaluate(model) { continue }
+            // After a cursor of an order run in Swift: only rows that come after its row.
+            if let pivot, let order, order(model, pivot, sort) != .orderedDescending { continue }
+            matches.append(model)
+            if prepared.sortInSQL, let wanted, matches.count >= wanted { break }
+        }
+        if !prepared.sortInSQL {
+            if let order { matches.sort { order($0, $1, sort) == .orderedAscending } } else { matches.sort(using: sort) }
+        }
+        let start = min(skip, matches.count)
+        let end = limit.map { min(matches.count, start + max(0, $0)) } ?? matches.count
+        return Array(matches[start..<end])
     }
 
     /// Appends every row of `statement`, checking for cancellation every 4,096 rows (SQLite's interrupt stops a

@@ -199,7 +199,7 @@ enum Schema {
         registerRetiredAsOfMigration(&migrator)
         registerFoldedTextMigration(&migrator)
         registerNormalizeV4VariantsMigration(&migrator)
-        // v17 (clients and grants) is registered here by the `grants` branch; v18 follows it.
+        registerClientsMigration(&migrator)
         registerWalletOrdersMigration(&migrator)
         return migrator
     }

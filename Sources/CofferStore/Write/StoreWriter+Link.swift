@@ -19,7 +19,8 @@ extension StoreWriter {
     /// Deletes a transaction; with `tombstone: false` its keys are not kept (the caller retires them elsewhere).
     package func delete(_ stored: StoredTransaction, tombstone: Bool) throws {
         if tombstone { return try delete(stored) }
-        try log(.transaction, .delete, id: stored.transaction.id, accountID: stored.transaction.accountID)
+        try log(.transaction, .delete, id: stored.transaction.id, accountID: stored.transaction.accountID,
+                day: try storedLocalDay(ofTransaction: stored.transaction.id) ?? stored.transaction.localDay)
         try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [stored.transaction.id])
         transactionCounts.deleted += 1
     }
@@ -28,8 +29,9 @@ extension StoreWriter {
     /// insertion in the new one's. A content key the new account holds already gets the next occurrence number.
     package func move(_ stored: StoredTransaction, to accountID: UUID) throws {
         let id = stored.transaction.id
-        try log(.transaction, .delete, id: id, accountID: stored.transaction.accountID)
-        try log(.transaction, .insert, id: id, accountID: accountID)
+        let day = try storedLocalDay(ofTransaction: id) ?? stored.transaction.localDay
+        try log(.transaction, .delete, id: id, accountID: stored.transaction.accountID, day: day)
+        try log(.transaction, .insert, id: id, accountID: accountID, day: day)
         var occurrence = stored.keys.occurrence
         if stored.keys.externalID == nil, let fingerprint = stored.keys.fingerprint, let n = occurrence,
            try Bool.fetchOne(db, sql: """
@@ -48,15 +50,16 @@ extension StoreWriter {
     /// Returns how many moved.
     package func moveBalances(from source: UUID, to target: UUID) throws -> Int {
         var moved = 0
-        for row in try Row.fetchAll(db, sql: "SELECT id, dedupe_key FROM balance WHERE account_id = ?", arguments: [source]) {
+        for row in try Row.fetchAll(db, sql: "SELECT id, dedupe_key, as_of FROM balance WHERE account_id = ?", arguments: [source]) {
             let id: UUID = row[0]
             let key: String = row[1]
-            try log(.balance, .delete, id: id, accountID: source)
+            let day = Self.balanceDay(asOf: row[2])
+            try log(.balance, .delete, id: id, accountID: source, day: day)
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM balance WHERE account_id = ? AND dedupe_key = ?)",
                                  arguments: [target, key]) == true {
                 try db.execute(sql: "DELETE FROM balance WHERE id = ?", arguments: [id])
             } else {
-                try log(.balance, .insert, id: id, accountID: target)
+                try log(.balance, .insert, id: id, accountID: target, day: day)
                 try db.execute(sql: "UPDATE balance SET account_id = ? WHERE id = ?", arguments: [target, id])
                 moved += 1
             }

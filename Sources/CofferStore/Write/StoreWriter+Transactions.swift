@@ -104,7 +104,7 @@ extension StoreWriter {
     /// The hot path of an import: two prepared statements bound value by value.
     package func insert(_ t: Transaction, keys: DedupeKeys, amounts: EncodedAmounts) throws {
         if amounts.exactScaled == nil { try noteInexactAmount(t.transactionAmount.amount) }
-        let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID)
+        let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID, day: t.localDay)
         if insertStatement == nil { insertStatement = try BoundStatement(db, sql: TxnColumn.insertSQL) }
         let s = insertStatement!
         try TxnValues(transaction: t, amounts: amounts, keys: keys, createdSeq: seq, valuesAsOf: statementAsOf,
@@ -125,7 +125,8 @@ extension StoreWriter {
     /// statement's (`statementAsOf`) unless `valuesFromStatement` is false (only the date moved, say).
     package func update(_ transaction: Transaction, keys: DedupeKeys, valuesFromStatement: Bool = true) throws {
         try noteInexactAmount(transaction.transactionAmount.amount)
-        try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID)
+        try log(.transaction, .update, id: transaction.id, accountID: transaction.accountID, day: transaction.localDay,
+                priorDay: try storedLocalDay(ofTransaction: transaction.id))
         if updateStatement == nil { updateStatement = try BoundStatement(db, sql: TxnColumn.updateSQL) }
         let s = updateStatement!
         try TxnValues(transaction: transaction, amounts: EncodedAmounts(transaction), keys: keys,
@@ -140,7 +141,7 @@ extension StoreWriter {
     /// not stopped by the tombstone (docs/dedupe.md).
     package func delete(_ stored: StoredTransaction, retiredAsOf: Date? = nil) throws {
         let t = stored.transaction
-        let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID)
+        let seq = try log(.transaction, .delete, id: t.id, accountID: t.accountID, day: try storedLocalDay(ofTransaction: t.id) ?? t.localDay)
         try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t.id])
         try db.cachedStatement(sql: """
             INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq, retired_as_of)

@@ -82,11 +82,15 @@ package final class StoreWriter {
     /// fraction of a hashed insert on the path of a re-import (~3% of its CPU).
     private var listed: [(id: UUID, listing: Listing)] = []
 
+    /// Appends a change-log row. `day` is the record's day after the change (for a deletion, before it) and
+    /// `priorDay`, for an update, its day before (see `Schema` v17): a transaction's local day, a balance's UTC
+    /// day of its as-of time (`balanceDay`); accounts have none. History for a client tells by them whether the
+    /// record entered or left the client's dates.
     @discardableResult
-    func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID) throws -> Int64 {
+    func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID, day: Int? = nil, priorDay: Int? = nil) throws -> Int64 {
         if logStatement == nil {
             logStatement = try BoundStatement(db, sql: """
-                INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id, day, prior_day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         }
         let s = logStatement!
@@ -96,8 +100,21 @@ package final class StoreWriter {
         try s.bind(4, accountID)
         try s.bind(5, now)
         try s.bind(6, importID)
+        try s.bind(7, day.map(Int64.init))
+        try s.bind(8, priorDay.map(Int64.init))
         try s.step()
         return db.lastInsertedRowID
+    }
+
+    /// The day a balance counts for in a client's grant: the UTC day of its as-of time (the later side's), as
+    /// stored in milliseconds.
+    static func balanceDay(asOf millis: Int64) -> Int {
+        Int(millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000)
+    }
+
+    /// A stored transaction's local day, read before the row changes.
+    func storedLocalDay(ofTransaction id: UUID) throws -> Int? {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT local_day FROM txn WHERE id = ?"), arguments: [id])
     }
 
     // MARK: Accounts
@@ -144,8 +161,10 @@ package final class StoreWriter {
         let same = BalanceRecord.filter(BalanceRecord.Columns.accountID == balance.accountID
                                         && BalanceRecord.Columns.dedupeKey == dedupeKey)
         if try same.isEmpty(db) == false { return false }
-        let seq = try log(.balance, .insert, id: balance.id, accountID: balance.accountID)
-        try BalanceRecord(balance, dedupeKey: dedupeKey, createdSeq: seq).insert(db)
+        var record = BalanceRecord(balance, dedupeKey: dedupeKey, createdSeq: 0)
+        record.createdSeq = try log(.balance, .insert, id: balance.id, accountID: balance.accountID,
+                                    day: Self.balanceDay(asOf: record.asOf))
+        try record.insert(db)
         otherCounts.inserted += 1
         return true
     }
@@ -352,6 +371,7 @@ extension FinanceStore {
     /// Runs `body` in one SQLite write transaction: everything it does commits together, or nothing does when it
     /// throws. With `dryRun`, the transaction is rolled back at the end and the result still returned.
     package func write<T>(dryRun: Bool = false, _ body: (StoreWriter) throws -> T) throws -> T {
+        try requireOwner()
         guard access == .readWrite else {
             throw CofferError(.storeReadOnly, "\(path) was opened read-only")
         }
