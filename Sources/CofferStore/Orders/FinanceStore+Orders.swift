@@ -97,7 +97,7 @@ extension FinanceStore {
     public func orderIDs(forTransactionIDs ids: [UUID]) async throws -> [UUID: UUID] {
         let saver = orderSaver
         // A client without the orders type sees no links (its transactions still list).
-        if (try? requireOrders(saver)) == nil { return [:] }
+        do { _ = try requireOrders(saver) } catch { return [:] }
         return try await orderRead { db in
             var out: [UUID: UUID] = [:]
             let wanted = Set(ids)
