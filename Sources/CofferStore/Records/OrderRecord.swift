@@ -22,8 +22,8 @@ struct OrderRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     var currencyCode: String?
     /// `WalletOrder`, JSON.
     var orderJSON: Data
-    /// The signed archive as received; nil when not selected (`summaryColumns`): the column itself is never NULL.
-    var archive: Data?
+    /// The signed archive as received; empty when read through `summaryColumns`.
+    var archive: Data
     var archiveSHA256: String
     /// `OrderVerification`, JSON.
     var verification: String
@@ -48,8 +48,9 @@ struct OrderRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
         static let transactionID = Column(CodingKeys.transactionID)
     }
 
-    /// Every column but the archive: what listing and showing orders read.
-    static let summaryColumns = CodingKeys.allCases.filter { $0 != .archive }.map(Column.init)
+    /// Every column, the archive read as empty: what listing and showing orders read.
+    static var summaryColumns: [any SQLSelectable] { CodingKeys.allCases.filter { $0 != .archive }.map(Column.init)
+        + [SQL(sql: "x'' AS archive")] }
 
     /// How `order_json` and `verification` are written: dates in milliseconds, keys sorted (the same order, the same bytes).
     static let encoder: JSONEncoder = {
