@@ -293,3 +293,12 @@ import Testing
         #expect(pick([Self.txn("42.50")], order: order) == nil)
     }
 }
+
+@Suite struct OrderAvailabilityTests {
+    @Test func ordersAreAvailableWhereTheStoreIs() throws {
+        let bench = try Workbench()
+        #expect(FinanceStore.isDataAvailable(.orders, at: bench.store.path))
+        #expect(FinanceStore.isDataAvailable(.financialData, at: bench.store.path))
+        #expect(!FinanceStore.isDataAvailable(.orders, at: bench.folder + "/nothing.sqlite"))
+    }
+}
