@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules by role; dependencies point one way:
-//   CofferModel ← CofferFormats ─┐
+//   CofferModel ← CofferFormats ─┐   (CofferFormats also reads Wallet order archives: zip, manifest, signature)
 //   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← coffer (CLI)
 //                                   CofferPipeline ← CofferWatch (long-running service) ← coffer (CLI)
 //                                   CofferPipeline ← CofferExport (journals: hledger, beancount, ledger; CSV, OFX) ← Coffer
@@ -23,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Wallet order archives (issue 18): the zip (ZIPFoundation, zlib through pkg-config) and the CMS signature of
+        // its manifest (swift-certificates' X509, whose CMS verification is behind `@_spi(CMS)`).
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // Documentation only (scripts/docs.sh): adds the `generate-documentation` command; nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: `TestClock` drives history monitoring's polls instead of sleeping.
@@ -39,6 +44,10 @@ let package = Package(
         .target(name: "CofferFormats", dependencies: [
             "CofferModel", "CLibXML2",
             .product(name: "Yams", package: "Yams"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // SQLite through GRDB: current-state tables, change log, queries, history.
         .target(name: "CofferStore", dependencies: [

@@ -203,9 +203,9 @@ public final class FinanceStore: Sendable {
         return dataHome + "/coffer/coffer.sqlite"
     }
 
-    /// FinanceKit's availability check: whether a readable store exists at `path`. `true` does not promise data.
+    /// FinanceKit's availability check: whether a readable store exists at `path`, for financial data and for orders
+    /// alike. `true` does not promise data.
     public static func isDataAvailable(_ type: FinanceDataType, at path: String = defaultPath()) -> Bool {
-        guard type == .financialData else { return false }
         return (try? FinanceStore(path: path, access: .readOnly)) != nil
     }
 

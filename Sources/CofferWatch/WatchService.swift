@@ -133,6 +133,15 @@ public struct WatchService: Service {
             switch report.status {
             case .imported, .dryRun:
                 tally.imported += 1
+                // Orders whose payment this file brought are linked to it (a receipt often arrives first).
+                if report.status == .imported, report.inserted + report.updated > 0 {
+                    do {
+                        let linked = try await importer.store.linkOrders()
+                        if linked > 0 { metadata["ordersLinked"] = .stringConvertible(linked) }
+                    } catch {
+                        logger.warning("linking orders failed; the next import tries again", metadata: ["error": "\(error)"])
+                    }
+                }
                 metadata["movedTo"] = "\(try FileMover.move(path, into: FileMover.datedFolder(configuration.processed, clock.now())))"
                 logger.info("imported", metadata: metadata.merging(tally.metadata) { a, _ in a })
             case .alreadyImported:

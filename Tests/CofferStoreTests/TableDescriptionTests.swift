@@ -40,6 +40,7 @@ import Testing
         (AccountAliasRecord.databaseTableName, AccountAliasRecord.CodingKeys.allCases.map(\.stringValue),
          { _ = try AccountAliasRecord(row: $0) }),
         (LedgerRecord.databaseTableName, LedgerRecord.CodingKeys.allCases.map(\.stringValue), { _ = try LedgerRecord(row: $0) }),
+        (OrderRecord.databaseTableName, OrderRecord.CodingKeys.allCases.map(\.stringValue), { _ = try OrderRecord(row: $0) }),
     ]
 
     /// Every record names every column of its table, and its optional properties are its nullable columns: a row with

@@ -100,6 +100,11 @@ struct ImportCommand: AsyncParsableCommand {
                     for line in report.attention { FileHandle.standardError.write(Data("coffer: warning: \(line)\n".utf8)) }
                 }
             }
+            // A receipt often arrives before the statement that pays it: link the orders this import's rows pay.
+            if !dryRun, reports.contains(where: { $0.status == .imported && $0.inserted + $0.updated > 0 }) {
+                let linked = try await store.linkOrders()
+                if linked > 0, !json, isTerminal || verbose { printLine("\(linked) order(s) linked to the transaction that paid for them") }
+            }
             if json {
                 printLine(try JSON.document(Summary(files: reports)))
             } else if isTerminal || verbose, reports.count > 1 {

@@ -68,7 +68,12 @@ struct TransactionsCommand: AsyncParsableCommand {
             let names = format == .table || format == .csv
                 ? Dictionary(try await store.accounts(query: AccountQuery()).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
                 : [:]
-            try emit(transactions, format: format) {
+            // Coffer's addition beside FinanceKit's properties: the Wallet order a transaction paid for (`orderID`).
+            let orders = format == .json || format == .ndjson
+                ? try await store.orderIDs(forTransactionIDs: transactions.map(\.id)) : [:]
+            if !orders.isEmpty {
+                try Self.emitLinked(transactions, orders: orders, format: format)
+            } else { try emit(transactions, format: format) {
                 if format == .csv { return Self.csvTable(transactions, names: names) }
                 return Table(headers: ["DATE", "ACCOUNT", "AMOUNT", "CUR", "STATUS", "TYPE", "MCC", "DESCRIPTION"],
                       rows: transactions.map { t in
@@ -76,11 +81,30 @@ struct TransactionsCommand: AsyncParsableCommand {
                            t.transactionAmount.currencyCode, t.status.name, t.transactionType.name,
                            t.merchantCategoryCode?.code ?? "", t.transactionDescription]
                       }, rightAligned: [2])
-            }
+            } }
             // On stderr in every format: stdout keeps the shape it has without paging (a JSON array, one
             // transaction per NDJSON line), so a script's parsing does not depend on whether a page follows.
             if let next { FileHandle.standardError.write(Data("coffer: next page: --after \(next)\n".utf8)) }
         }
+    }
+
+    /// JSON or NDJSON of transactions, each linked one with `"orderID"` (the stored order's id) beside FinanceKit's
+    /// properties.
+    static func emitLinked(_ transactions: [Transaction], orders: [UUID: UUID], format: OutputFormat) throws {
+        if format == .json {
+            printLine(try JSON.document(transactions.map { LinkedTransaction(transaction: $0, orderID: orders[$0.id]) }))
+            return
+        }
+        var out: [UInt8] = []
+        for t in transactions {
+            ModelJSON.append(t, to: &out)
+            if let order = orders[t.id], out.last == UInt8(ascii: "}") {
+                out.removeLast()
+                out.append(contentsOf: Array(",\"orderID\":\"\(order.uuidString)\"}".utf8))
+            }
+            out.append(UInt8(ascii: "\n"))
+        }
+        FileHandle.standardOutput.write(Data(out))
     }
 
     /// CSV for a spreadsheet or another program: every row identified (the transaction's and the account's id),
@@ -101,5 +125,19 @@ extension Optional {
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let value = self else { return nil }
         return try await transform(value)
+    }
+}
+
+/// A transaction as JSON with Coffer's `orderID` beside FinanceKit's properties (absent when no order is linked).
+struct LinkedTransaction: Encodable {
+    var transaction: Transaction
+    var orderID: UUID?
+
+    enum CodingKeys: String, CodingKey { case orderID }
+
+    func encode(to encoder: any Encoder) throws {
+        try transaction.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(orderID, forKey: .orderID)
     }
 }

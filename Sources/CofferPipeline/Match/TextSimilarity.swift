@@ -23,3 +23,23 @@ enum TextSimilarity {
 
     static let legalForms: Set<String> = ["gmbh", "inc", "llc", "ltd", "corp", "plc", "sarl", "ohg"]
 }
+
+extension TextSimilarity {
+    /// How well a transaction's text names `merchant` (an order's merchant), 0…1: the share of the merchant's words
+    /// found among the transaction's merchant, description and original description; or 0.75 when the bank squashed
+    /// or cut the name (`NORDICOUTFIT*8842` for Nordic Outfitters): the merchant's first 8 letters (5 at least) appear
+    /// in the transaction's letters run together.
+    static func score(merchant: String, _ t: Transaction) -> Double {
+        let wanted = words(merchant)
+        guard !wanted.isEmpty else { return 0 }
+        let text = [t.merchantName ?? "", t.transactionDescription, t.originalTransactionDescription].joined(separator: " ")
+        var score = Double(wanted.intersection(words(text)).count) / Double(wanted.count)
+        let squashedMerchant = merchant.lowercased().split { !$0.isLetter }.map(String.init)
+            .filter { !legalForms.contains($0) }.joined()
+        if squashedMerchant.count >= 5 {
+            let squashedText = String(text.lowercased().filter(\.isLetter))
+            if squashedText.contains(String(squashedMerchant.prefix(8))) { score = max(score, 0.75) }
+        }
+        return score
+    }
+}

@@ -200,6 +200,7 @@ enum Schema {
         registerFoldedTextMigration(&migrator)
         registerNormalizeV4VariantsMigration(&migrator)
         registerClientsMigration(&migrator)
+        registerWalletOrdersMigration(&migrator)
         return migrator
     }
 
