@@ -47,10 +47,10 @@ struct PickCommand: AsyncParsableCommand {
             let store = try listing.storeOptions.open(.readOnly)
             let accounts = try await store.accounts(query: AccountQuery())
             let names = Dictionary(accounts.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
-            let accountIDs = try await AccountSelector.resolveAll(listing.account, in: store)?.map(\.id)
+            let accountIDs = try await AccountSelector.resolveAll(listing.filters.account, in: store)?.map(\.id)
             let query = TransactionQuery(sortDescriptors: try listing.sortDescriptors(),
-                                         predicate: try listing.predicate(accountIDs: accountIDs),
-                                         limit: listing.limit, offset: listing.offset, searchText: listing.text)
+                                         predicate: try listing.filters.predicate(accountIDs: accountIDs),
+                                         limit: listing.limit, offset: listing.offset, searchText: listing.filters.text)
             let transactions = try await store.transactions(query: query)
             let color = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
             guard let chosen = try Self.pick(transactions, names: names, color: color) else {
