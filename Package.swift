@@ -6,6 +6,7 @@ import PackageDescription
 //   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← coffer (CLI)
 //                                   CofferPipeline ← CofferWatch (long-running service) ← coffer (CLI)
 //                                   CofferPipeline ← CofferExport (journals: hledger, beancount, ledger; CSV, OFX) ← Coffer
+//                                   CofferPipeline ← CofferServe (HTTP: clients read through their grants) ← coffer (CLI)
 let package = Package(
     name: "Coffer",
     // Linux only (Debian 12 is what CI runs): the watch service uses inotify, and file locking, process spawning and
@@ -28,6 +29,13 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // `coffer serve` only (CofferServe; the library modules never build them): the HTTP server, bearer tokens,
+        // and the channel that carries a history stream's events with backpressure.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // Tests only: the real HTTP client the server's tests read it with (SSE included).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Documentation only (scripts/docs.sh): adds the `generate-documentation` command; nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: `TestClock` drives history monitoring's polls instead of sleeping.
@@ -77,8 +85,17 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // `coffer serve`: Hummingbird 2 routes over the store, every read through the client's grant (docs/serve.md).
+        .target(name: "CofferServe", dependencies: [
+            "CofferModel", "CofferStore", "CofferPipeline",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "CofferCLI", dependencies: [
-            "Coffer", "CofferWatch",
+            "Coffer", "CofferWatch", "CofferServe",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -97,6 +114,11 @@ let package = Package(
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferExportTests", dependencies: ["CofferExport", "CofferPipeline", "CofferStore"]),
+        .testTarget(name: "CofferServeTests", dependencies: [
+            "CofferServe", "CofferPipeline", "CofferStore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         .testTarget(name: "CofferWatchTests", dependencies: [
             "CofferWatch", "CofferPipeline", "CofferStore", .product(name: "Logging", package: "swift-log"),
         ]),

@@ -70,7 +70,7 @@ struct CofferCommand: AsyncParsableCommand {
             ImportCommand.self, AccountsCommand.self, BalancesCommand.self, TransactionsCommand.self, PickCommand.self,
             ParseCommand.self, HistoryCommand.self, CompactCommand.self, InfoCommand.self, WatchCommand.self, DeliveryCommand.self,
             ProfileCommand.self, ImportsCommand.self, BackupCommand.self, DoctorCommand.self, ReconcileCommand.self,
-            ConfigCommand.self, ClientsCommand.self, OrdersCommand.self, ReportCommand.self, ExportCommand.self,
+            ConfigCommand.self, ClientsCommand.self, ServeCommand.self, OrdersCommand.self, ReportCommand.self, ExportCommand.self,
             InitCommand.self, InstallCommand.self,
         ])
 }

@@ -9,6 +9,21 @@ import Foundation
 /// their sorted order; strings are escaped as `JSONEncoder` escapes them. A test compares the two on varied
 /// transactions.
 package enum ModelJSON {
+    /// The encoder of every other model (and of whole documents): FinanceKit's property names, keys sorted, enum
+    /// case names, exact decimal strings, dates as `CalendarDay.text` (`2026-03-14` for a date-only value, else an
+    /// ISO 8601 instant in UTC), a transaction's in its own offset. The CLI's `--format json` (pretty) and NDJSON
+    /// lines, and `coffer serve`'s bodies (compact), are this encoder's output.
+    package static func encoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(CalendarDay.text(date))
+        }
+        encoder.userInfo[Transaction.localDateText] = true
+        return encoder
+    }
+
     /// One transaction as a JSON object, appended to `out` (no newline).
     package static func append(_ t: Transaction, to out: inout [UInt8]) {
         out.append(contentsOf: Key.accountID); uuid(t.accountID, &out)
@@ -95,7 +110,7 @@ package enum ModelJSON {
 
     /// A JSON string as `JSONEncoder` writes it: `"` and `\` escaped, control characters as `\n`-style escapes or
     /// `\u00XX`, everything else (slashes and non-ASCII included) as is.
-    static func string(_ text: String, _ out: inout [UInt8]) {
+    package static func string(_ text: String, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

@@ -88,7 +88,7 @@ struct MoneyReportOptions: ParsableArguments {
             }
             let report = MoneyReport(kind: kind, grouping: grouping, transactions: transactions, ownTransfers: transfers,
                                      categorizer: configuration.categorizer, accounts: accounts, top: top, days: days)
-            let statuses = try filters.statuses() ?? [.booked]
+            let statuses = try filters.filter(accountIDs: nil).statuses ?? [.booked]
             switch output.format {
             case .table: try output.write(ReportText.table(report, colour: output.output == nil && Terminal.colour))
             case .csv: try output.write(ReportText.csv(report))

@@ -20,73 +20,35 @@ struct TransactionFilters: ParsableArguments {
     @Flag(help: "Only credits (money in).") var credit = false
 
     func validate() throws {
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, CalendarDay.parse(value) == nil { throw ValidationError("\(name) expects a day like 2026-03-14, not '\(value)'") }
-        }
-        for (name, value) in [("--min", min), ("--max", max)] {
-            if let value, ExactDecimal.parse(value) == nil { throw ValidationError("\(name) expects a decimal number like 12.50, not '\(value)'") }
-        }
         if debit && credit { throw ValidationError("--debit and --credit exclude each other (leave both out for both)") }
-        _ = try statuses()
-        _ = try types()
-        _ = try codes()
+        _ = try filter(accountIDs: nil)
     }
 
     var fromDay: Date? { from.flatMap(CalendarDay.parse) }
     var toDay: Date? { to.flatMap(CalendarDay.parse) }
 
-    func statuses() throws -> [TransactionStatus]? {
-        try status.map {
-            try list($0, "--status", expected: "one of " + TransactionStatus.allCases.map(\.name).sorted().joined(separator: ", ")) {
-                TransactionStatus(name: $0)
-            }
-        }
-    }
-
-    func types() throws -> [TransactionType]? {
-        try type.map {
-            try list($0, "--type", expected: "one of " + TransactionType.allCases.map(\.name).sorted().joined(separator: ", ")) {
-                TransactionType(name: $0)
-            }
-        }
-    }
-
-    func codes() throws -> [MerchantCategoryCode?]? {
-        try mcc.map { try list($0, "--mcc", expected: "a four-digit merchant category code such as 5411") { MerchantCategoryCode($0).map { Optional($0) } } }
-    }
-
-    func list<T>(_ text: String, _ option: String, expected: String, _ parse: (String) -> T?) throws -> [T] {
-        try text.split(separator: ",").map { part in
-            let word = part.trimmingCharacters(in: .whitespaces)
-            guard let value = parse(word) else { throw ValidationError("\(option): '\(word)' is not a known value; expected \(expected)") }
-            return value
+    /// The options as the library's filter (the words parsed as `coffer serve` parses its query parameters).
+    func filter(accountIDs: [UUID]?) throws -> TransactionFilter {
+        do {
+            var filter = TransactionFilter()
+            filter.accountIDs = accountIDs
+            filter.fromDay = try from.map { try TransactionFilter.day($0, "--from") }
+            filter.throughDay = try to.map { try TransactionFilter.day($0, "--to") }
+            filter.minimum = try min.map { try TransactionFilter.amount($0, "--min") }
+            filter.maximum = try max.map { try TransactionFilter.amount($0, "--max") }
+            filter.statuses = try status.map { try TransactionFilter.statuses($0, "--status") }
+            filter.types = try type.map { try TransactionFilter.types($0, "--type") }
+            filter.codes = try mcc.map { try TransactionFilter.codes($0, "--mcc") }
+            filter.indicator = debit ? .debit : credit ? .credit : nil
+            return filter
+        } catch let invalid as TransactionFilter.Invalid {
+            throw ValidationError(invalid.description)
         }
     }
 
     /// Each filter as its own small predicate, joined with `allOf`; every part runs in SQLite. `defaultStatuses`
     /// apply when `--status` is not given.
     func predicate(accountIDs: [UUID]?, defaultStatuses: [TransactionStatus]? = nil) throws -> Predicate<Transaction>? {
-        var parts: [Predicate<Transaction>] = []
-        if let accountIDs, accountIDs.count == 1, let accountID = accountIDs.first {
-            parts.append(#Predicate { $0.accountID == accountID })
-        } else if let accountIDs {
-            parts.append(#Predicate { accountIDs.contains($0.accountID) })
-        }
-        let start = fromDay, end = toDay
-        if start != nil || end != nil { parts.append(TransactionQuery.predicate(fromDay: start, throughDay: end)) }
-        if let low = min.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount >= low }) }
-        if let high = max.flatMap(ExactDecimal.parse) { parts.append(#Predicate { $0.transactionAmount.amount <= high }) }
-        if let statuses = try statuses() ?? defaultStatuses { parts.append(TransactionQuery.predicate(forStatuses: statuses)) }
-        if let types = try types() { parts.append(TransactionQuery.predicate(forTransactionTypes: types)) }
-        if let codes = try codes() { parts.append(TransactionQuery.predicate(forMerchantCategoryCodes: codes.compactMap { $0 })) }
-        if debit || credit {
-            let indicator: CreditDebitIndicator = debit ? .debit : .credit
-            parts.append(#Predicate { $0.creditDebitIndicator == indicator })
-        }
-        switch parts.count {
-        case 0: return nil
-        case 1: return parts[0]
-        default: return allOf(parts)
-        }
+        try filter(accountIDs: accountIDs).predicate(defaultStatuses: defaultStatuses)
     }
 }

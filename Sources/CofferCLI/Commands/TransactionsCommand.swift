@@ -38,16 +38,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     }
 
     func sortDescriptors() throws -> [SortDescriptor<Transaction>] {
-        let descending = sort.hasPrefix("-") || sort.hasSuffix(":desc")
-        let order: SortOrder = descending ? .reverse : .forward
-        let key = sort.replacingOccurrences(of: ":desc", with: "").replacingOccurrences(of: ":asc", with: "")
-        switch key.trimmingCharacters(in: CharacterSet(charactersIn: "-+")) {
-        // By the bank's own day, then the instant: 20:00 PST on March 31 (04:00 UTC on April 1) comes before April 1.
-        case "date": return [SortDescriptor(\.localDay, order: order), SortDescriptor(\.transactionDate, order: order)]
-        case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
-        case "posted": return [SortDescriptor(\.postedDate, order: order)]
-        default: throw ValidationError("--sort expects date, amount or posted (with - for descending), not '\(sort)'")
-        }
+        do { return try TransactionFilter.sortDescriptors(sort, "--sort") } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {

@@ -10,16 +10,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 /// dates as `2026-03-14` (date-only values) or ISO 8601 instants, a transaction's in its own offset
 /// (`2026-03-31T20:00:00-08:00`), others in UTC.
 enum JSON {
-    static func encoder(pretty: Bool) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Text.date(date))
-        }
-        encoder.userInfo[Transaction.localDateText] = true
-        return encoder
-    }
+    static func encoder(pretty: Bool) -> JSONEncoder { ModelJSON.encoder(pretty: pretty) }
 
     /// One encoder for every NDJSON line (making one per line showed in profiles).
     static let compact = encoder(pretty: false)

@@ -83,6 +83,23 @@ extension FinanceStore {
     }
 }
 
+extension FinanceStore.History {
+    /// The same stream with batches of at most `size` changes: one page of `coffer serve`'s history routes.
+    package func batched(_ size: Int) -> Self {
+        var options = reader.options
+        options.batchSize = Swift.max(1, size)
+        return Self(reader: HistoryReader(store: reader.store, entity: reader.entity, accountID: reader.accountID,
+                                          since: reader.since, isMonitoring: reader.isMonitoring, options: options))
+    }
+
+    /// Whether this stream has changes after `token`: the one-row probe a caught-up `next()` answers with (a
+    /// token of an unfinished snapshot has more). Throws `historyTokenInvalid` for a token not valid here, and
+    /// `dataRestricted` for a client without the stream's data type.
+    package func hasChanges(after token: HistoryToken) throws -> Bool {
+        try !reader.caughtUp(token)
+    }
+}
+
 /// Tuning of history reading. `batchSize` bounds each `Changes`; `pollInterval` is how often a monitoring
 /// sequence that has caught up looks whether another connection (of any process) committed, and `clock` is what
 /// it sleeps on between looks.

@@ -135,7 +135,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
     /// Whether nothing of this stream changed since `since`: a client's usual poll, answered on the calling thread
     /// by one-row look-ups (the stream's next change-log row, through the index the window reads) instead of a hop
     /// to the read threads and back, which costs several times as much. Throws for a token not valid here.
-    private func caughtUp(_ since: HistoryToken) throws -> Bool {
+    func caughtUp(_ since: HistoryToken) throws -> Bool {
         if let clientID {
             // The grant, the token's epoch and the probe through the grant, in one snapshot; nil: in the snapshot.
             let probed = try store.readNow { connection in
