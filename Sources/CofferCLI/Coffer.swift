@@ -30,9 +30,9 @@ struct CofferCommand: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             bootstrapLogging(for: command)
-            // `watch` turns its first signal into a graceful shutdown of its own; every other command
+            // `watch` and `serve` turn their first signal into a graceful shutdown of its own; every other command
             // checkpoints the store on a signal, then ends by it.
-            if !(command is WatchCommand) { ExitSignals.install() }
+            if !(command is WatchCommand || command is ServeCommand) { ExitSignals.install() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

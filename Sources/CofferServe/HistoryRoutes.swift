@@ -60,7 +60,7 @@ struct HistoryRoutes {
     /// as the next `since`, and `hasMore` when more changes follow it already.
     func page(_ request: Request, _ context: ClientContext) async throws -> Response {
         let parameters = try Parameters(request, allowed: ["account", "since", "limit"])
-        let selected = try selection(request, context, parameters, since: try parameters["since"])
+        let selected = try selection(request, context, parameters, since: try parameters["since"].flatMap { $0.isEmpty ? nil : $0 })
         let limit = try parameters.integer("limit", default: Self.pageLimits.default, in: 1...Self.pageLimits.maximum)
         switch selected.kind {
         case .transactions:
@@ -101,8 +101,10 @@ struct HistoryRoutes {
     /// event with the problem, then the end. A graceful shutdown of the server ends open streams.
     func stream(_ request: Request, _ context: ClientContext) async throws -> Response {
         let parameters = try Parameters(request, allowed: ["account", "since"])
-        let since = try request.headers[.lastEventID] ?? parameters["since"]
-        let selected = try selection(request, context, parameters, since: since?.isEmpty == true ? nil : since)
+        // A reconnecting EventSource's Last-Event-ID wins over the URL's since (which it repeats); empty is absent.
+        let query = try parameters["since"]
+        let since = (request.headers[.lastEventID] ?? query).flatMap { $0.isEmpty ? nil : $0 }
+        let selected = try selection(request, context, parameters, since: since)
         switch selected.kind {
         case .transactions:
             let history = selected.accountID.map { selected.store.transactionHistory(forAccountID: $0, since: selected.since, isMonitoring: true) }

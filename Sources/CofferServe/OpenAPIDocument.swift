@@ -544,7 +544,7 @@ enum OpenAPIDocument {
           "history"
         ],
         "summary": "Changes as Server-Sent Events",
-        "description": "A `text/event-stream` that stays open: a comment and `retry: 2000` first, then one `changes` event per batch (`data` a Changes object of the kind, without `hasMore`; `id` its newToken, which resumes after it), a `: heartbeat` comment every 15 seconds (coffer serve --heartbeat), and on an error after the stream opened (the grant changed, the token is no longer valid) one `error` event whose data is a Problem, then the end. A reconnecting EventSource sends the last id back as `Last-Event-ID`, which wins over `since`. A since that is not valid here answers 410 before the stream opens.",
+        "description": "A `text/event-stream` that stays open: a comment and `retry: 2000` first, then one `changes` event per batch (`data` a Changes object of the kind, without `hasMore`; `id` its newToken, which resumes after it), a `: heartbeat` comment every 15 seconds (coffer serve --heartbeat), and on an error after the stream opened (the grant changed, the token is no longer valid) one `error` event whose data is a Problem, then the end. A reconnecting EventSource sends the last id back as `Last-Event-ID`, which wins over `since`. An empty since or Last-Event-ID starts from the current state, as no since does; a since that is not valid here answers 410 before the stream opens.",
         "parameters": [
           {
             "$ref": "#/components/parameters/historyKind"
@@ -656,7 +656,7 @@ enum OpenAPIDocument {
         "name": "since",
         "in": "query",
         "required": false,
-        "description": "A newToken from before. A token of another store, client or grant, a compacted or altered one, is a 410: read again without since.",
+        "description": "A newToken from before (empty is absent). A token of another store, client or grant, a compacted or altered one, is a 410: read again without since.",
         "schema": {
           "type": "string"
         }

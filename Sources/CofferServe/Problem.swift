@@ -25,7 +25,7 @@ package struct Problem: HTTPResponseError, Sendable {
 
     /// A missing, unknown or revoked bearer token (the three are not told apart).
     package static let unauthorized: Problem = {
-        var problem = Problem(.unauthorized, "a bearer token of an authorized client is required (coffer clients add NAME prints one)")
+        var problem = Problem(.unauthorized, "a bearer token the store issued to a client, not revoked, is required (the store's owner runs coffer clients add NAME)")
         problem.headers[.wwwAuthenticate] = #"Bearer realm="coffer""#
         return problem
     }()
