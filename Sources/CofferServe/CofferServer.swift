@@ -1,3 +1,4 @@
+import CofferPipeline
 import CofferStore
 import Foundation
 import Hummingbird
@@ -15,16 +16,19 @@ package enum CofferServer {
         package var port = 8750
         /// Time between heartbeat comments on an open history stream.
         package var heartbeat: Duration = .seconds(15)
+        /// What a saved order's signature must chain to (`--trust`, `$COFFER_ORDER_TRUST`).
+        package var orderTrust: OrderTrustAnchors = .none
 
-        package init(host: String = "127.0.0.1", port: Int = 8750, heartbeat: Duration = .seconds(15)) {
+        package init(host: String = "127.0.0.1", port: Int = 8750, heartbeat: Duration = .seconds(15), orderTrust: OrderTrustAnchors = .none) {
             self.host = host
             self.port = port
             self.heartbeat = heartbeat
+            self.orderTrust = orderTrust
         }
     }
 
     /// Every route: `/openapi.json` without a token; `/v1/…` with one.
-    package static func router(owner: FinanceStore, heartbeat: Duration) -> Router<ClientContext> {
+    package static func router(owner: FinanceStore, configuration: Configuration) -> Router<ClientContext> {
         let router = Router(context: ClientContext.self)
         router.add(middleware: ProblemMiddleware())
         router.get("openapi.json") { _, _ in
@@ -35,7 +39,8 @@ package enum CofferServer {
             .add(middleware: ClientAuthenticator(owner: owner))
             .add(middleware: RequireClient())
         ReadRoutes(owner: owner).add(to: v1)
-        HistoryRoutes(owner: owner, heartbeat: heartbeat).add(to: v1)
+        HistoryRoutes(owner: owner, heartbeat: configuration.heartbeat).add(to: v1)
+        OrderRoutes(owner: owner, trust: configuration.orderTrust).add(to: v1)
         return router
     }
 
@@ -43,7 +48,7 @@ package enum CofferServer {
     /// gets the port it listens on once it does.
     package static func application(owner: FinanceStore, configuration: Configuration, logger: Logger,
                                     onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
-        Application(router: router(owner: owner, heartbeat: configuration.heartbeat),
+        Application(router: router(owner: owner, configuration: configuration),
                     configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                             serverName: "coffer"),
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

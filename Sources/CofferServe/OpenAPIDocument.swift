@@ -36,6 +36,10 @@ enum OpenAPIDocument {
     {
       "name": "meta",
       "description": "This document."
+    },
+    {
+      "name": "orders",
+      "description": "Wallet orders, FinanceKit's saveOrder and containsOrder."
     }
   ],
   "paths": {
@@ -598,6 +602,141 @@ enum OpenAPIDocument {
           },
           "410": {
             "$ref": "#/components/responses/Gone"
+          }
+        }
+      }
+    },
+    "/v1/orders": {
+      "post": {
+        "operationId": "saveOrder",
+        "tags": [
+          "orders"
+        ],
+        "summary": "Save a signed Wallet order archive",
+        "description": "FinanceKit's saveOrder(signedArchive:): the body is the archive (a zip of order.json, manifest.json and signature). The manifest is always verified (every file's SHA-256, nothing unlisted, no path outside the archive, size and compression limits); the CMS signature only when the server has trust anchors (coffer serve --trust, $COFFER_ORDER_TRUST), which signatureVerified says. A refused archive is a 400 naming the check, and nothing is stored. The order belongs to the client that saved it. Needs the orders data type.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/vnd.apple.finance.order": {
+              "schema": {
+                "type": "string",
+                "format": "binary"
+              }
+            },
+            "application/octet-stream": {
+              "schema": {
+                "type": "string",
+                "format": "binary"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What was done.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SaveOrderResult"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "description": "The archive is larger than the limit.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/orders/contains": {
+      "get": {
+        "operationId": "containsOrder",
+        "tags": [
+          "orders"
+        ],
+        "summary": "Whether an order is stored",
+        "description": "FinanceKit's containsOrder(matching:updatedDate:), among the orders this client saved (another client's are notFound). Needs the orders data type.",
+        "parameters": [
+          {
+            "name": "orderTypeIdentifier",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            },
+            "example": "order.com.example.greenleaf"
+          },
+          {
+            "name": "orderIdentifier",
+            "in": "query",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            },
+            "example": "GL-2026-0301-7731"
+          },
+          {
+            "name": "updatedDate",
+            "in": "query",
+            "required": false,
+            "description": "Compare the stored version with this instant (ISO 8601).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The answer.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "result"
+                  ],
+                  "properties": {
+                    "result": {
+                      "type": "string",
+                      "enum": [
+                        "exists",
+                        "newerExists",
+                        "olderExists",
+                        "notFound"
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
           }
         }
       }
@@ -1306,6 +1445,36 @@ enum OpenAPIDocument {
               "$ref": "#/components/schemas/AccountBalance"
             },
             "description": "Records as they are now."
+          }
+        }
+      },
+      "SaveOrderResult": {
+        "type": "object",
+        "required": [
+          "orderID",
+          "result",
+          "signatureVerified"
+        ],
+        "properties": {
+          "orderID": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "uuid",
+            "description": "The stored order's id (null when nothing was stored)."
+          },
+          "result": {
+            "type": "string",
+            "enum": [
+              "added",
+              "cancelled",
+              "newerExisting"
+            ]
+          },
+          "signatureVerified": {
+            "type": "boolean",
+            "description": "Whether the signature was verified against the server's trust anchors (false: only the manifest was)."
           }
         }
       }

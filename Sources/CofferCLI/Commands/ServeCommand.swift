@@ -30,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also import statement files landing in this folder (as coffer watch INBOX does).", valueName: "inbox"))
     var watch: String?
     @Option(help: "Seconds between heartbeat comments on an open history stream.") var heartbeat: Double = 15
+    @Option(help: ArgumentHelp("PEM certificates a saved order's signature must chain to (repeatable; $COFFER_ORDER_TRUST adds a file).",
+                               valueName: "pem"))
+    var trust: [String] = []
     @OptionGroup var configOptions: ConfigOptions
 
     func validate() throws {
@@ -57,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
             let store = try storeOptions.open(.readWrite)
             let logger = Logger(label: "coffer.serve")
             let server = CofferServer.application(
-                owner: store, configuration: CofferServer.Configuration(host: host, port: port, heartbeat: .milliseconds(Int64(heartbeat * 1000))),
+                owner: store, configuration: CofferServer.Configuration(host: host, port: port, heartbeat: .milliseconds(Int64(heartbeat * 1000)),
+                                                         orderTrust: try OrdersCommand.Add.trustAnchors(trust)),
                 logger: logger,
                 onRunning: { port in
                     let shown = host.contains(":") ? "[\(host)]" : host
