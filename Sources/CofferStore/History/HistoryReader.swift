@@ -32,6 +32,14 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
         /// Monitoring, caught up after this sequence number: waiting for the store to change.
         case waiting(after: Int64)
         case finished
+
+        /// A state `advance` reads the store from (not the end, nor a caught-up wait).
+        var isReading: Bool {
+            switch self {
+            case .finished, .waiting: false
+            default: true
+            }
+        }
     }
 
     /// Not nested in this generic type: code over a window then runs on a concrete type.
@@ -75,6 +83,10 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
     /// Runs from `state` until a batch is ready, the sequence ends, or a monitoring sequence has caught up.
     private func advance(_ start: State, epoch: Int64?, _ job: ReadJob, watch: ChangeWatch?) throws -> (State, Int64?, Changes<Model>?) {
         var state = start
+        // A monitoring stream takes the data version before it reads anything it decides on (the grant, then the
+        // change log): a commit after this, of a change or of a grant decision, wakes its wait. Taken after the
+        // grant was read, a revocation committed in between would go unnoticed until the next change of data.
+        if isMonitoring, watch != nil, state.isReading { try watch?.mark(store) }
         // A client's grant as it is now: the stream goes on only under the epoch it started in.
         var scope: AccessScope?
         if let clientID {
@@ -109,8 +121,7 @@ struct HistoryReader<Model: Identifiable & Sendable>: Sendable where Model.ID ==
                 }
             case .changes(let after, var pending):
                 if pending.isEmpty {
-                    // Before the read: a commit after it changes the data version that the wait looks at.
-                    if isMonitoring { try watch?.mark(store) }
+                    // The data version was taken at the top, before the grant and this read.
                     pending = try readWindow(after: after, scope: scope, job)
                     if pending.isEmpty {
                         return (isMonitoring ? .waiting(after: after) : .finished, epoch, nil)
