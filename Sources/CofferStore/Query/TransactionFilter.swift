@@ -22,21 +22,22 @@ package struct TransactionFilter: Sendable {
 
     /// A word that is not a valid value of a filter: `name` is the option (`--status`) or parameter (`status`).
     package struct Invalid: Error, CustomStringConvertible {
+        /// The option or parameter.
         package let name: String
-        package let reason: String
-        package var description: String { "\(name): \(reason)" }
+        /// The whole message, naming it: `--from expects a day like 2026-03-14, not 'March'`.
+        package let description: String
     }
 
     // MARK: Parsing the words
 
     package static func day(_ text: String, _ name: String) throws(Invalid) -> Date {
-        guard let day = CalendarDay.parse(text) else { throw Invalid(name: name, reason: "expects a day like 2026-03-14, not '\(text)'") }
+        guard let day = CalendarDay.parse(text) else { throw Invalid(name: name, description: "\(name) expects a day like 2026-03-14, not '\(text)'") }
         return day
     }
 
     package static func amount(_ text: String, _ name: String) throws(Invalid) -> Decimal {
         guard let value = ExactDecimal.parse(text) else {
-            throw Invalid(name: name, reason: "expects a decimal number like 12.50, not '\(text)'")
+            throw Invalid(name: name, description: "\(name) expects a decimal number like 12.50, not '\(text)'")
         }
         return value
     }
@@ -65,7 +66,7 @@ package struct TransactionFilter: Sendable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let word = part.trimmingCharacters(in: .whitespaces)
             guard let value = parse(word) else {
-                throw Invalid(name: name, reason: "'\(word)' is not a known value; expected \(expected)")
+                throw Invalid(name: name, description: "\(name): '\(word)' is not a known value; expected \(expected)")
             }
             values.append(value)
         }
@@ -83,7 +84,7 @@ package struct TransactionFilter: Sendable {
         case "date": return [SortDescriptor(\.localDay, order: order), SortDescriptor(\.transactionDate, order: order)]
         case "amount": return [SortDescriptor(\.transactionAmount.amount, order: order)]
         case "posted": return [SortDescriptor(\.postedDate, order: order)]
-        default: throw Invalid(name: name, reason: "expects date, amount or posted (with - for descending), not '\(text)'")
+        default: throw Invalid(name: name, description: "\(name) expects date, amount or posted (with - for descending), not '\(text)'")
         }
     }
 
