@@ -10,6 +10,10 @@ import NIOHTTP1
 import ServiceLifecycle
 import Testing
 
+/// Every suite of this target, one after another: the load test would otherwise share this process's cooperative
+/// threads with the tests that time a stream's reaction (revocation within a second, shutdown), and starve them.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ServeTests {}
+
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
@@ -206,11 +210,15 @@ struct EventReader {
     }
 
     static func open(_ server: TestServer, _ path: String, token: String, lastEventID: String? = nil) async throws -> EventReader {
-        var request = HTTPClientRequest(url: server.url(path))
+        try await open(url: server.url(path), token: token, lastEventID: lastEventID)
+    }
+
+    static func open(url: String, token: String, lastEventID: String? = nil, client: HTTPClient = testHTTPClient) async throws -> EventReader {
+        var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
-        let response = try await testHTTPClient.execute(request, timeout: .seconds(600))
+        let response = try await client.execute(request, timeout: .seconds(600))
         return EventReader(response)
     }
 
@@ -278,4 +286,61 @@ func coffer(_ arguments: [String]) throws -> (status: Int32, stdout: String, std
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+/// The real `coffer serve` in a process of its own, on a free loopback port (read from its first line).
+struct ServeProcess {
+    let process: Process
+    let port: Int
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    static func start(store: String, _ extra: [String] = []) throws -> ServeProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cofferBinary)
+        process.arguments = ["serve", "--store", store, "--listen", "127.0.0.1:0"] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["COFFER_CLIENT_TOKEN"] = nil
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on http://127.0.0.1:"),
+              let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":").last ?? "") else {
+            process.terminate()
+            throw CofferError(.internal, "coffer serve did not say where it listens: '\(text)'")
+        }
+        return ServeProcess(process: process, port: port)
+    }
+
+    /// SIGTERM, then the exit status once it has ended (within `limit`, else nil).
+    func stop(within limit: Duration = .seconds(10)) async throws -> Int32? {
+        process.terminate()
+        let clock = ContinuousClock()
+        let start = clock.now
+        while process.isRunning, clock.now - start < limit { try await Task.sleep(for: .milliseconds(20)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+}
+
+/// A store file with `lines` of one account imported by the real binary, and a client of it authorized for `types`
+/// on every account; the client's token.
+func storeWithClient(_ store: String, account: String, _ lines: [Line], client: String, types: String,
+                     org: String = "Servebank", fid: String = "4242", bankID: String = "121000358") throws -> String {
+    let statement = store + ".first.ofx"
+    try Data(ofx(account: account, lines, org: org, fid: fid, bankID: bankID).utf8).write(to: URL(fileURLWithPath: statement))
+    let imported = try coffer(["import", "--store", store, statement])
+    guard imported.status == 0 else { throw CofferError(.internal, "import failed: \(imported.stderr)") }
+    let token = try coffer(["clients", "add", "--store", store, client]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let authorized = try coffer(["clients", "authorize", "--store", store, client, "--accounts", "all", "--types", types])
+    guard authorized.status == 0 else { throw CofferError(.internal, "authorize failed: \(authorized.stderr)") }
+    return token
 }
