@@ -6,8 +6,9 @@
 # --quick: 10k and 100k transactions (a smoke run); the default adds 1M. The peers (ofxtools, ofxparse, hledger)
 # run on the 10k files, 3 runs each: at a few hundred transactions a second they would take hours at 1M.
 # Builds release, generates deterministic statements into bench-out/ (kept between runs), measures with
-# hyperfine (medians; 5 runs, 3 at 1M) and coffer-bench (library-side medians), and writes every figure with
-# the machine, the date and the ratios to bench-out/results.md (also printed). See docs/benchmarks.md.
+# hyperfine (medians; 5 runs, 3 at 1M) and coffer-bench (library-side medians), drives `coffer serve` with wrk and
+# scripts/bench/sse_latency.py (the serve part), and writes every figure with the machine, the date and the ratios
+# to bench-out/results.md (also printed). See docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -20,9 +21,9 @@ BIG=${SIZES[-1]}
 [[ -n ${BENCH_SIZES:-} ]] && read -r -a SIZES <<< "$BENCH_SIZES"
 PEER_SIZES=(10000)
 PEER_RUNS=3
-# BENCH_PARTS picks sections (default all): build,import,reimport,overlap,query,history,profile,peers. BENCH_KEEP=1 adds
-# to the figures of an earlier invocation instead of starting afresh (for measuring the parts at different times).
-PARTS=${BENCH_PARTS:-build,import,reimport,overlap,query,history,profile,peers}
+# BENCH_PARTS picks sections (default all): build,import,reimport,overlap,query,history,serve,profile,peers. BENCH_KEEP=1
+# adds to the figures of an earlier invocation instead of starting afresh (for measuring the parts at different times).
+PARTS=${BENCH_PARTS:-build,import,reimport,overlap,query,history,serve,profile,peers}
 part() { [[ ,$PARTS, == *,$1,* ]]; }
 mkdir -p "$OUT/data" "$OUT/stores" "$OUT/json"
 FIG=$OUT/figures.tsv
@@ -40,6 +41,8 @@ command -v hledger > /dev/null || need_apt+=(hledger)
 command -v perf > /dev/null || need_apt+=(linux-perf)
 [[ -x /usr/bin/time ]] || need_apt+=(time)
 [[ -f /usr/include/sqlite3.h ]] || need_apt+=(libsqlite3-dev)
+# wrk only for the serve part, and not required: without it (not root) that part leaves its request figures out.
+if part serve && ! command -v wrk > /dev/null && [[ $(id -u) == 0 ]]; then need_apt+=(wrk); fi
 if (( ${#need_apt[@]} )); then
     if [[ $(id -u) == 0 ]]; then
         log "apt-get install ${need_apt[*]}"
@@ -204,6 +207,106 @@ rmstore "$mstore"
 log "monitor latency (10 commits from another process)"
 "$BIN/coffer-bench" monitor --store "$mstore" --coffer "$COFFER" "$OUT"/data/tiny-{1..10}.ofx | sed 's/ /\t/' >> "$FIG"
 fig load.after_library "$(load)"
+fi
+
+# --- coffer serve: requests/s and latency under wrk, history stream delivery ---------------------------------
+# One server on a new store of BENCH_SERVE_SIZE (default 100k) OFX transactions, one client granted everything. wrk
+# (BENCH_SERVE_THREADS 2, BENCH_SERVE_CONNECTIONS 16, BENCH_SERVE_DURATION 10s, after a 2 s warm-up; median of
+# BENCH_SERVE_RUNS 3) shares the machine's cores with the server, so its figures are of both together. Then
+# scripts/bench/sse_latency.py times commit → event on the history stream: BENCH_SSE_COMMITS (30) account renames
+# and as many 5-transaction imports, each by a child `coffer`.
+if part serve; then
+    sn=${BENCH_SERVE_SIZE:-100000}
+    gen "$OUT/data/ofx1-$sn.ofx" python3 scripts/gen-ofx.py --count "$sn" --version 1 --out "$OUT/data/ofx1-$sn.ofx"
+    commits=${BENCH_SSE_COMMITS:-30}
+    sse_files=()
+    for k in $(seq 1 "$commits"); do
+        gen "$OUT/data/sse-$k.ofx" python3 scripts/bench/gen-ofx-range.py --first $((30000000 + k * 5)) --count 5 --acct 1234567890 --out "$OUT/data/sse-$k.ofx"
+        sse_files+=("$OUT/data/sse-$k.ofx")
+    done
+    sstore=$OUT/stores/serve-$sn.sqlite
+    rmstore "$sstore"
+    log "serve: import $sn into a new store, add a client"
+    "$COFFER" import --store "$sstore" "$OUT/data/ofx1-$sn.ofx" > /dev/null
+    token=$("$COFFER" clients add bench --store "$sstore" | tail -n 1)
+    "$COFFER" clients authorize bench --store "$sstore" --accounts all --types accounts,accountBalances,transactions > /dev/null
+    "$COFFER" serve --store "$sstore" --listen 127.0.0.1:0 > "$OUT/serve.out" 2> "$OUT/serve.err" &
+    spid=$!
+    trap 'kill -TERM "$spid" 2> /dev/null || true' EXIT
+    port=
+    for _ in $(seq 300); do
+        port=$(sed -n 's#^listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$#\1#p' "$OUT/serve.out")
+        [[ -n $port ]] && break
+        kill -0 "$spid" 2> /dev/null || { cat "$OUT/serve.err" >&2; echo "bench: coffer serve exited before listening" >&2; exit 1; }
+        sleep 0.1
+    done
+    [[ -n $port ]] || { echo "bench: coffer serve did not say where it listens within 30 s" >&2; exit 1; }
+    base=http://127.0.0.1:$port
+    fig serve.size "$sn"
+    fig serve.load "$(load)"
+    # A caught-up token of the client's transaction history: "nothing new since" it.
+    htoken=$("$PY" scripts/bench/sse_latency.py --url "$base" --token "$token" --print-token transactions)
+    page=/v1/transactions?limit=1000
+    nothing=/v1/history/transactions?since=$htoken
+    # What each route answers, checked once: the page's rows, and that nothing is new.
+    check() { # PATH PYTHON-EXPRESSION over the JSON document d
+        "$PY" - "$port" "$token" "$1" "$2" << 'EOF'
+import http.client, json, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=30)
+c.request("GET", sys.argv[3], headers={"Authorization": "Bearer " + sys.argv[2]})
+r = c.getresponse()
+d = json.loads(r.read())
+print(eval(sys.argv[4]) if r.status == 200 else f"HTTP {r.status}")
+EOF
+    }
+    fig serve.page.rows "$(check "$page" 'len(d["transactions"])')"
+    fig serve.nothing.changes "$(check "$nothing" 'len(d["inserted"]) + len(d["updated"]) + len(d["deleted"])')"
+    if command -v wrk > /dev/null; then
+        threads=${BENCH_SERVE_THREADS:-2} conns=${BENCH_SERVE_CONNECTIONS:-16} duration=${BENCH_SERVE_DURATION:-10s}
+        fig serve.wrk "$threads threads, $conns connections, $duration"
+        ticks=$(getconf CLK_TCK)
+        server_cpu() { awk '{ print $14 + $15 }' "/proc/$spid/stat"; }
+        machine_cpu() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+        # One wrk run: its `key value` lines (wrk_auth.lua's done()), then the cores busy over the run (CPU time /
+        # wall time, from /proc and /usr/bin/time) of the server, of wrk and of everything else on the machine,
+        # and the server's CPU per request; wrk's own report goes to stderr.
+        wrk_run() { # PATH
+            local tmp before after mbefore mafter start end
+            tmp=$(mktemp)
+            before=$(server_cpu) mbefore=$(machine_cpu) start=$(date +%s.%N)
+            COFFER_BENCH_TOKEN=$token /usr/bin/time -o "$tmp.time" -f '%U %S' \
+                wrk -t"$threads" -c"$conns" -d"$duration" --latency -s scripts/bench/wrk_auth.lua "$base$1" > "$tmp"
+            after=$(server_cpu) mafter=$(machine_cpu) end=$(date +%s.%N)
+            grep -Ev '^[a-z0-9_]+ [0-9.]+$' "$tmp" >&2
+            grep -E '^[a-z0-9_]+ [0-9.]+$' "$tmp"
+            awk -v s=$((after - before)) -v m=$((mafter - mbefore)) -v hz="$ticks" -v t0="$start" -v t1="$end" \
+                -v w="$(awk '{ print $1 + $2 }' "$tmp.time")" '$1 == "requests" { n = $2 }
+                END { wall = t1 - t0; printf "server_cpu_us_per_request %.1f\nserver_cores %.2f\nwrk_cores %.2f\nother_cores %.2f\n",
+                             s / hz * 1e6 / (n > 0 ? n : 1), s / hz / wall, w / wall, (m - s) / hz / wall - w / wall }' "$tmp"
+            rm -f "$tmp" "$tmp.time"
+        }
+        for what in page nothing; do
+            path=$page; [[ $what == nothing ]] && path=$nothing
+            log "serve: wrk GET ${path%%\?*} ($what; load $(load))"
+            COFFER_BENCH_TOKEN=$token wrk -t"$threads" -c"$conns" -d2s -s scripts/bench/wrk_auth.lua "$base$path" > /dev/null
+            median_of "serve.$what" "${BENCH_SERVE_RUNS:-3}" wrk_run "$path"
+        done
+    else
+        echo "bench: wrk is not installed (apt-get install wrk); the serve part's requests/s and latency are left out" >&2
+    fi
+    log "serve: history stream, commit → event ($commits account renames, $commits imports of 5 transactions)"
+    "$PY" scripts/bench/sse_latency.py --url "$base" --token "$token" --store "$sstore" --coffer "$COFFER" \
+        --kind accounts --account 7890 --commits "$commits" | sed 's/ /\t/' >> "$FIG"
+    "$PY" scripts/bench/sse_latency.py --url "$base" --token "$token" --store "$sstore" --coffer "$COFFER" \
+        --kind transactions --files "${sse_files[@]}" | sed 's/ /\t/' >> "$FIG"
+    fig serve.peak_mib "$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$spid/status")"
+    kill -TERM "$spid"
+    status=0
+    wait "$spid" || status=$?
+    trap - EXIT
+    fig serve.exit "$status"
+    fig serve.log_lines "$(wc -l < "$OUT/serve.err")"
+    fig load.after_serve "$(load)"
 fi
 
 # --- where an import's CPU goes: perf, split by pipeline stage (scripts/bench/perf_split.py) -------------------

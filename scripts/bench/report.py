@@ -153,6 +153,37 @@ w(f"| changes since token, nothing new (p90 {fmt(num('history.nothing_new.p90_us
 w(f"| monitor: commit in another process → delivery ({F.get('monitor.samples', '—')} commits, max "
   f"{fmt(num('monitor.max_ms'), 1)} ms) | 5 each | {fmt(num('monitor.median_ms'), 1)} ms | |")
 
+sn = num("serve.size")
+if sn:
+    w(f"\n## coffer serve ({int(sn):,}-transaction store, one client granted every account)\n")
+    w(f"`wrk` ({F.get('serve.wrk', '?')}; a 2 s warm-up, then the median of the runs; latency from `--latency`) runs on "
+      f"the same {F.get('machine.nproc')} cores as the server, so requests/s is what both reach together. Cores busy are "
+      f"CPU time (user + sys) over each run's wall time, from /proc: the server's, wrk's, and the rest of the machine's "
+      f"(other processes; a busy machine lowers requests/s). Load average when the part began: {F.get('serve.load')}.\n")
+    w("| request | rows / changes | requests/s | p50 | p90 | p99 | max | bytes | server CPU per request | cores busy: server / wrk / others | errors |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for key, label, rows in [("serve.page", "`GET /v1/transactions?limit=1000` (a 1,000-row page)", "serve.page.rows"),
+                             ("serve.nothing", "`GET /v1/history/transactions?since=TOKEN`, nothing new", "serve.nothing.changes")]:
+        if num(key + ".requests_per_s") is None:
+            w(f"| {label} | {F.get(rows, '—')} | wrk not installed | | | | | | | | |")
+            continue
+        w(f"| {label} | {F.get(rows, '—')} | {fmt(num(key + '.requests_per_s'))} | {fmt(num(key + '.p50_ms'), 2)} ms | "
+          f"{fmt(num(key + '.p90_ms'), 2)} ms | {fmt(num(key + '.p99_ms'), 2)} ms | {fmt(num(key + '.max_ms'), 1)} ms | "
+          f"{fmt(num(key + '.bytes_per_request'))} | {fmt(num(key + '.server_cpu_us_per_request'))} µs | "
+          f"{fmt(num(key + '.server_cores'), 2)} / {fmt(num(key + '.wrk_cores'), 2)} / {fmt(num(key + '.other_cores'), 2)} | "
+          f"{fmt(num(key + '.errors'))} |")
+    w("\nHistory stream (`GET /v1/history/KIND/stream?since=TOKEN`, Server-Sent Events), `scripts/bench/sse_latency.py`: "
+      "each change is committed by a child `coffer`; the commit instant is when a 0.5 ms poller first sees the change "
+      "log's new sequence number, the event's when it has been read whole from the socket.\n")
+    w("| stream, change | samples | commit → event median | p90 | max | child start → event median (p90) |")
+    w("|---|---:|---:|---:|---:|---:|")
+    for kind, label in [("accounts", "accounts, `coffer accounts rename`"), ("transactions", "transactions, `coffer import` of 5 new transactions")]:
+        k = f"sse.{kind}"
+        w(f"| {label} | {F.get(k + '.samples', '—')} | {fmt(num(k + '.median_ms'), 1)} ms | {fmt(num(k + '.p90_ms'), 1)} ms | "
+          f"{fmt(num(k + '.max_ms'), 1)} ms | {fmt(num(k + '.start_median_ms'), 1)} ms ({fmt(num(k + '.start_p90_ms'), 1)} ms) |")
+    w(f"\nServer peak resident memory {fmt(num('serve.peak_mib'), 1)} MiB; exit status after SIGTERM "
+      f"{F.get('serve.exit', '?')}; {F.get('serve.log_lines', '?')} lines on its stderr.")
+
 w("\n## Peers (same files)\n")
 w("The peers only parse (`hledger print` also prints). Coffer is compared twice: its whole import, which also "
   "stores every transaction with its change-log row, and `coffer parse --format ndjson`, which like the peers "
