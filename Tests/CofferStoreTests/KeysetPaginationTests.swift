@@ -145,4 +145,25 @@ import Testing
         let plan = try sqliteQueryPlan(path, explained)
         #expect(plan.contains("USING INDEX txn_date (transaction_date>?)"), "\(plan)")
     }
+
+    /// The CLI's and the server's date order (the bank's own day, then the instant) walks `txn_local_day` (migration
+    /// v19) from its cursor, in either direction: a page's cost does not grow with the store (before it, every page
+    /// read and sorted the whole table).
+    @Test(arguments: [SortOrder.forward, .reverse])
+    func theBankDayOrderWalksItsIndex(order: SortOrder) async throws {
+        let (store, path) = try makeStore()
+        let account = try addAccount(store)
+        try insert(store, (1...20).map { makeTransaction(account.id, "1.00", on: "2026-03-\(10 + $0)") })
+        var query = TransactionQuery(sortDescriptors: [SortDescriptor(\.localDay, order: order), SortDescriptor(\.transactionDate, order: order)],
+                                     limit: 5)
+        #expect(try sqliteQueryPlan(path, store.explain(query)).contains("USING INDEX txn_local_day"))
+        let first = try await store.transactionPage(query: query)
+        query.after = try #require(first.nextCursor)
+        let plan = try sqliteQueryPlan(path, store.explain(query))
+        #expect(plan.contains("USING INDEX txn_local_day"), "\(plan)")
+        #expect(!plan.contains("SCAN txn\n") && !plan.hasPrefix("SCAN txn USING INDEX txn_date"), "\(plan)")
+        let second = try await store.transactionPage(query: query)
+        #expect(Set(first.transactions.map(\.id)).isDisjoint(with: second.transactions.map(\.id)))
+        #expect(second.transactions.count == 5)
+    }
 }

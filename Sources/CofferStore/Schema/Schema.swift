@@ -201,6 +201,7 @@ enum Schema {
         registerNormalizeV4VariantsMigration(&migrator)
         registerClientsMigration(&migrator)
         registerWalletOrdersMigration(&migrator)
+        registerLocalDayIndexMigration(&migrator)
         return migrator
     }
 
