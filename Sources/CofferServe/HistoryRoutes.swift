@@ -81,15 +81,18 @@ struct HistoryRoutes {
         -> Response where M.ID == UUID {
         var iterator = history.makeAsyncIterator()
         let changes: Changes<M>
+        let hasMore: Bool
         if let batch = try await iterator.next() {
             changes = batch
+            hasMore = try history.hasChanges(after: batch.newToken)
         } else if let since {
-            // Caught up (the sequence checked the token): nothing, and the same token again.
+            // Caught up (the sequence checked the token, a one-row probe): nothing, the same token again, and no
+            // second probe for hasMore (it was half of a "nothing new" request's server time).
             changes = Changes(inserted: [], updated: [], deleted: [], newToken: since)
+            hasMore = false
         } else {
             throw Problem(.internalServerError, "the history sequence ended without its first batch")
         }
-        let hasMore = try history.hasChanges(after: changes.newToken)
         return JSONBody(bytes: try JSONBody.changes(changes, hasMore: hasMore)).response()
     }
 
