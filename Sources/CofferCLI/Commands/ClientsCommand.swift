@@ -61,7 +61,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "The client's name.") var name: String
-        @Option(help: ArgumentHelp("Accounts, comma-separated, each ACCOUNT[:YYYY-MM-DD].", valueName: "list"))
+        @Option(help: ArgumentHelp("Accounts, comma-separated, each ACCOUNT[:YYYY-MM-DD]; all: every account stored now (an account "
+                                   + "imported later is not added: authorize again).", valueName: "list"))
         var accounts: String?
         @Option(help: ArgumentHelp("Data types, comma-separated: accounts, accountBalances, transactions, orders.", valueName: "list"))
         var types = "accounts,accountBalances,transactions"
