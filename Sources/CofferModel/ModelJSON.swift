@@ -57,6 +57,17 @@ package enum ModelJSON {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// A transaction with Coffer's `orderID` (the Wallet order it paid for) after FinanceKit's properties, as
+    /// `coffer transactions --format ndjson` and `coffer serve` write a linked one; without an order, `append`.
+    package static func append(_ t: Transaction, orderID: UUID?, to out: inout [UInt8]) {
+        append(t, to: &out)
+        guard let orderID, out.last == UInt8(ascii: "}") else { return }
+        out.removeLast()
+        out.append(contentsOf: #","orderID":"#.utf8)
+        uuid(orderID, &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
     /// Each key with what comes before and after it, in sorted order (the object's first key opens it).
     private enum Key {
         static let accountID = Array(#"{"accountID":"#.utf8)

@@ -37,11 +37,7 @@ struct JSONBody {
     /// A transaction with Coffer's `orderID` beside FinanceKit's properties, as `coffer transactions --format
     /// ndjson` writes a linked one.
     mutating func transaction(_ transaction: Transaction, orderID: UUID?) {
-        ModelJSON.append(transaction, to: &bytes)
-        if let orderID, bytes.last == UInt8(ascii: "}") {
-            bytes.removeLast()
-            raw(",\"orderID\":\"\(orderID.uuidString)\"}")
-        }
+        ModelJSON.append(transaction, orderID: orderID, to: &bytes)
     }
 
     mutating func array<M: Encodable>(_ models: [M]) throws {

@@ -88,11 +88,7 @@ struct TransactionsCommand: AsyncParsableCommand {
         }
         var out: [UInt8] = []
         for t in transactions {
-            ModelJSON.append(t, to: &out)
-            if let order = orders[t.id], out.last == UInt8(ascii: "}") {
-                out.removeLast()
-                out.append(contentsOf: Array(",\"orderID\":\"\(order.uuidString)\"}".utf8))
-            }
+            ModelJSON.append(t, orderID: orders[t.id], to: &out)
             out.append(UInt8(ascii: "\n"))
         }
         FileHandle.standardOutput.write(Data(out))
