@@ -8,7 +8,7 @@ struct QueryBench {
     let iterations: Int
     /// How deep the paging query starts (900,000 on the 1M store).
     let deepOffset: Int
-    /// Only the queries whose name starts with this (`account_date`, `mcc_amount`, `text`, `deep_page`, `deep_cursor`).
+    /// Only the queries whose name starts with this (`account_date`, `mcc_amount`, `text`, `deep_page`, `deep_cursor`, `account_page`, `client`).
     var only: String? = nil
 
     /// Times each query `iterations` times (fewer for slow ones, at least 5) after two warm-up runs.
@@ -46,6 +46,12 @@ struct QueryBench {
 
         // The same queries for a client granted the account from 30 days before `firstDay` (issue 17): the grant is
         // read in each query's snapshot and is one more SQL condition.
+        // The newest 1,000 of the account in the bank-day order (`coffer transactions --account`, a client's `GET
+        // /v1/transactions`): the account's rows walked in the day index, or found by the account index and sorted
+        // (`AccountWalk`).
+        let newestFirst = [SortDescriptor(\Transaction.localDay, order: .reverse), SortDescriptor(\Transaction.transactionDate, order: .reverse)]
+        let accountPage = TransactionQuery(sortDescriptors: newestFirst, predicate: #Predicate<Transaction> { $0.accountID == id }, limit: 1_000)
+        try await time("query.account_page", accountPage)
         if only == nil || only == "client" {
             let firstPage = TransactionQuery(sortDescriptors: byDate, limit: 1_000)
             try await time("query.first_page", firstPage)
@@ -58,6 +64,7 @@ struct QueryBench {
             let scoped = QueryBench(store: store.scoped(to: client.id), iterations: iterations, deepOffset: deepOffset)
             try await scoped.time("query.client.account_date", accountDate)
             try await scoped.time("query.client.first_page", firstPage)
+            try await scoped.time("query.client.newest_page", TransactionQuery(sortDescriptors: newestFirst, limit: 1_000))
         }
     }
 

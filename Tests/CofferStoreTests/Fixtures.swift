@@ -56,6 +56,11 @@ func collect<M>(_ history: FinanceStore.History<M>) async throws -> [Changes<M>]
 /// SQLite's `EXPLAIN QUERY PLAN` for an explained query (parameters unbound: the plan does not depend on them),
 /// read by a separate program so the test sees what any SQLite client would.
 func sqliteQueryPlan(_ path: String, _ explained: QueryExplanation) throws -> String {
+    try sqliteQueryPlan(path, sql: explained.sql)
+}
+
+/// SQLite's `EXPLAIN QUERY PLAN` for `sql`, as `sqliteQueryPlan(_:_:)`.
+func sqliteQueryPlan(_ path: String, sql: String) throws -> String {
     let process = Process()
     let output = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -63,7 +68,7 @@ func sqliteQueryPlan(_ path: String, _ explained: QueryExplanation) throws -> St
         import sqlite3,sys
         c=sqlite3.connect(sys.argv[1]); sql=sys.argv[2]
         print("\\n".join(r[3] for r in c.execute("EXPLAIN QUERY PLAN " + sql, [None] * sql.count("?"))))
-        """, path, explained.sql]
+        """, path, sql]
     process.standardOutput = output
     try process.run()
     process.waitUntilExit()

@@ -131,7 +131,10 @@ floor_q = num(f"floor.{big}.query_median_us")
 for key, label, limit in [("query.account_date", "account + 2-day range (library)", 1000),
                           ("query.mcc_amount", "MCC 5411 + amount 100…110 (library)", None),
                           ("query.text", "searchText \"pinecone\", limit 1,000 (library)", None),
-                          ("query.deep_page", f"sorted by date, offset {big * 9 // 10:,}, limit 1,000 (library)", None)]:
+                          ("query.deep_page", f"sorted by date, offset {big * 9 // 10:,}, limit 1,000 (library)", None),
+                          ("query.deep_cursor", "the same page by cursor (library)", None),
+                          ("query.account_page", "the account's newest 1,000 by bank day (library)", None),
+                          ("query.client.newest_page", "a client's newest 1,000 by bank day, granted the account (library)", None)]:
     med = num(key + ".median_us")
     ratio = f"{med / floor_q:.1f}x" if key == "query.account_date" and med and floor_q else ""
     ok = None if limit is None or med is None else med < limit

@@ -52,6 +52,9 @@ struct ReadStatement {
         throw connection.error(code, sql: sql)
     }
 
+    /// Back to before the first row (its bindings kept), ending what a stopped step left open.
+    func reset() { sqlite3_reset(handle) }
+
     var sql: String { sqlite3_sql(handle).map { String(cString: $0) } ?? "" }
 
     // MARK: Columns (0-based), read through `row`

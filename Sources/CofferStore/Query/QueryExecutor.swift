@@ -35,10 +35,15 @@ public struct QueryExplanation: Sendable, CustomStringConvertible {
     /// True when SQLite ordered by the date alone and Swift put equal dates in id order (no index has
     /// (account, date, id); SQLite's sorter cost more than the whole rest of the query).
     public var tiesInSwift: Bool = false
+    /// For a page of some accounts in the bank-day order: the same query with the account test kept off the
+    /// indexes (`+account_id`), run first within a budget of SQLite steps, so that it walks the day index; `sql`
+    /// answers when the budget runs out (the accounts hold little of the store). Nil for other queries.
+    public var accountWalkSQL: String? = nil
 
     public var description: String {
         var text = sql
         if !arguments.isEmpty { text += "\n  arguments: " + arguments.joined(separator: ", ") }
+        if let accountWalkSQL { text += "\n  tried first, within a budget: " + accountWalkSQL }
         text += "\n  predicate: " + (predicatePushedDown ? "in SQLite" : "SQL pre-filter, then evaluated in Swift")
         text += "\n  order, limit, offset: " + (sortPushedDown ? "in SQLite" : "in Swift") + (tiesInSwift ? " (equal dates by id in Swift)" : "")
         return text
@@ -111,10 +116,12 @@ extension FinanceStore {
         let limitInSQL: Bool
         /// The order's last key (id) is applied in Swift: `QueryPlan.tieBreak`.
         var tiesInSwift = false
+        /// Tried before `sql` (see `AccountWalk`).
+        var accountWalk: AccountWalk? = nil
 
         var explanation: QueryExplanation {
             QueryExplanation(sql: sql, arguments: arguments.map { $0.description }, predicatePushedDown: predicateExact,
-                             sortPushedDown: sortInSQL, tiesInSwift: tiesInSwift)
+                             sortPushedDown: sortInSQL, tiesInSwift: tiesInSwift, accountWalkSQL: accountWalk?.sql)
         }
     }
 
@@ -172,14 +179,17 @@ extension FinanceStore {
             sql += " LIMIT \(max(0, limit ?? -1)) OFFSET \(max(0, offset ?? 0))"
             if limit == nil { sql = sql.replacingOccurrences(of: "LIMIT 0 OFFSET", with: "LIMIT -1 OFFSET") }
         }
+        let walk = limitInSQL && limit != nil
+            ? AccountWalk.make(sql: sql, firstOrderColumn: orderColumns.first, rows: (limit ?? 0) + max(0, offset ?? 0)) : nil
         return Prepared(sql: sql, arguments: arguments, predicateExact: exact, sortInSQL: sortInSQL, limitInSQL: limitInSQL,
-                        tiesInSwift: tiesInSwift)
+                        tiesInSwift: tiesInSwift, accountWalk: walk)
     }
 
     // Specialized for transactions: unspecialized, every row's copy and append went through value witnesses.
     @_specialize(exported: false, where Model == Transaction)
     func run<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
-                    _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, after: KeysetPosition<Model>? = nil) async throws -> [Model] {
+                    _ limit: Int?, _ offset: Int?, extra: SQLPart? = nil, after: KeysetPosition<Model>? = nil,
+                    report: QueryRunReport? = nil) async throws -> [Model] {
         if let limit, limit <= 0 {
             // Even an empty page of a client's store says whether the read is allowed.
             if let clientID { try readNow { try AccessScope.load($0, clientID: clientID) }.require(.of(plan.entity)) }
@@ -191,14 +201,14 @@ extension FinanceStore {
         let clientID = self.clientID
         return try await readOffPool { job in try job.read { connection in
             guard let clientID else {
-                return try Self.execute(plan, predicate, sort, limit, offset, extra: extra, after: after, connection)
+                return try Self.execute(plan, predicate, sort, limit, offset, extra: extra, after: after, connection, report: report)
             }
             // A client's store: the grant, read in the query's own snapshot, is one more condition.
             return try connection.snapshot {
                 let scope = try AccessScope.load(connection, clientID: clientID)
                 try scope.require(.of(plan.entity))
                 return try Self.execute(plan, predicate, sort, limit, offset, extra: .all(extra, scope.tableCondition(plan.entity)),
-                                        after: after, connection)
+                                        after: after, connection, report: report)
             }
         } }
     }
@@ -207,10 +217,20 @@ extension FinanceStore {
     @_specialize(exported: false, where Model == Transaction)
     static func execute<Model>(_ plan: QueryPlan<Model>, _ predicate: Predicate<Model>?, _ sort: [SortDescriptor<Model>],
                                _ limit: Int?, _ offset: Int?, extra: SQLPart?, after: KeysetPosition<Model>?,
-                               _ connection: ReaderConnection) throws -> [Model] {
+                               _ connection: ReaderConnection, report: QueryRunReport? = nil) throws -> [Model] {
         let approximate = try Self.inexactAmounts(connection)
         let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, after: after,
                                  approximateDecimals: approximate)
+        if let walk = prepared.accountWalk {
+            let statement = try connection.statement(walk.sql)
+            try statement.bind(prepared.arguments)
+            var out: [Model] = []
+            out.reserveCapacity(min(limit ?? 0, 65_536))
+            let walked = try connection.withinBudget(steps: walk.budget, { try plan.decodeAll(statement, &out) }) != nil
+            report?.walked = walked
+            if walked { return out }
+            statement.reset()
+        }
         let statement = try connection.statement(prepared.sql)
         try statement.bind(prepared.arguments)
         var rows = 0
