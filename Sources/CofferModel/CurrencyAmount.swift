@@ -12,6 +12,7 @@ public struct CurrencyAmount: Hashable, Sendable, Codable {
     public let currencyCode: String
 
     /// Creates an amount in a currency.
+    @inlinable
     public init(amount: Decimal, currencyCode: String) {
         self.amount = amount
         self.currencyCode = currencyCode

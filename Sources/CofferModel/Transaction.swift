@@ -55,6 +55,9 @@ public struct Transaction: Identifiable, Codable, Equatable, Sendable {
     public var isDateOnly: Bool { timeZoneOffset == nil && CalendarDay.isMidnightUTC(transactionDate) }
 
     /// Creates a transaction value; imports create stored ones, so programs need this mostly in tests.
+    // Inlinable: the store's decoder builds a thousand of these a query, and across modules each was a call
+    // that copied the whole value out (issue 16).
+    @inlinable
     public init(
         id: UUID, accountID: UUID, transactionAmount: CurrencyAmount,
         foreignCurrencyAmount: CurrencyAmount? = nil, foreignCurrencyExchangeRate: Decimal? = nil,
