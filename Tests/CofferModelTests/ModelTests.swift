@@ -130,6 +130,33 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
     #expect(Set(many).count == 1_000)
 }
 
+/// An import's ids only grow: within one millisecond, across milliseconds, and when the clock steps back; each
+/// is a valid version 7 UUID whose first 48 bits are the (possibly carried) milliseconds.
+@Test func monotonicUUIDsOnlyGrow() {
+    func bytes(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
+    var ids = MonotonicUUIDs()
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    var last: [UInt8]? = nil
+    // 200,000 ids at one clock reading (as the preparer makes them), then later, then a clock stepped back.
+    let clock = Array(repeating: start, count: 200_000) + Array(repeating: start.addingTimeInterval(0.002), count: 1_000)
+        + Array(repeating: start.addingTimeInterval(-5), count: 1_000)
+    for at in clock {
+        let b = bytes(ids.next(at: at))
+        #expect(b[6] >> 4 == 7 && b[8] >> 6 == 0b10)
+        if let last, !(last.lexicographicallyPrecedes(b)) {
+            Issue.record("not increasing: \(last) then \(b)")
+            return
+        }
+        last = b
+    }
+    let ms = bytes(ids.next(at: start.addingTimeInterval(60)))[0..<6].reduce(0) { $0 << 8 | UInt64($1) }
+    #expect(ms == 1_800_000_060_000)
+    // Two generators (two imports) at the same instant make different ids.
+    var other = MonotonicUUIDs()
+    var first = MonotonicUUIDs()
+    #expect(Set((0..<1_000).flatMap { _ in [first.next(at: start), other.next(at: start)] }).count == 2_000)
+}
+
 @Test func fastDecimalConversionsAgreeWithFoundation() {
     var rng = SystemRandomNumberGenerator()
     for _ in 0..<5_000 {

@@ -70,7 +70,8 @@ struct TransactionPreparer {
     private var countsFileWide: [UUID: Bool] = [:]
     private var countFileWide = true
     private var dayRepeats: [UInt64: Int] = [:]
-    private var random = FastRandom()
+    /// Ids that grow in the order rows are read, so the primary-key index takes them at its end.
+    private var ids = MonotonicUUIDs()
     /// One clock reading per 10,000 transactions is enough for the time-ordered ids' millisecond part.
     private var now = Date()
     private var count = 0
@@ -97,7 +98,7 @@ struct TransactionPreparer {
         case .transaction(let raw):
             count += 1
             if count % 10_000 == 0 { now = Date() }
-            var prepared = try Self.prepare(raw, id: .timeOrdered(at: now, using: &random), account: account, normalizer: normalizer,
+            var prepared = try Self.prepare(raw, id: ids.next(at: now), account: account, normalizer: normalizer,
                                          accountMatches: accountMatches)
             // The occurrence counts identical records of one local day (the 2nd coffee of the day is 2). Versions before
             // 2026-11 counted over the whole file (a salary of the same amount next month was 2 as well): that
