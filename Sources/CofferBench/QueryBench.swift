@@ -44,14 +44,15 @@ struct QueryBench {
             }
         }
 
-        // The same queries for a client granted the account from 30 days before `firstDay` (issue 17): the grant is
-        // read in each query's snapshot and is one more SQL condition.
         // The newest 1,000 of the account in the bank-day order (`coffer transactions --account`, a client's `GET
         // /v1/transactions`): the account's rows walked in the day index, or found by the account index and sorted
         // (`AccountWalk`).
         let newestFirst = [SortDescriptor(\Transaction.localDay, order: .reverse), SortDescriptor(\Transaction.transactionDate, order: .reverse)]
         let accountPage = TransactionQuery(sortDescriptors: newestFirst, predicate: #Predicate<Transaction> { $0.accountID == id }, limit: 1_000)
         try await time("query.account_page", accountPage)
+
+        // The same queries for a client granted the account from 30 days before `firstDay` (issue 17): the grant is
+        // read in each query's snapshot and is one more SQL condition.
         if only == nil || only == "client" {
             let firstPage = TransactionQuery(sortDescriptors: byDate, limit: 1_000)
             try await time("query.first_page", firstPage)

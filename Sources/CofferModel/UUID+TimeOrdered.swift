@@ -48,6 +48,15 @@ package struct MonotonicUUIDs: Sendable {
 
     package init() {}
 
+    /// A generator whose next id follows one made at `milliseconds` with random bits `high` (12) and `low` (62):
+    /// for tests of the carries.
+    package init(after milliseconds: UInt64, high: UInt64, low: UInt64) {
+        started = true
+        self.milliseconds = milliseconds
+        self.high = high & 0xFFF
+        self.low = low & 0x3FFF_FFFF_FFFF_FFFF
+    }
+
     /// The next id, greater than every id this generator made before.
     package mutating func next(at date: Date = Date()) -> UUID {
         let now = UInt64(max(0, date.timeIntervalSince1970 * 1000))

@@ -151,6 +151,24 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
     }
     let ms = bytes(ids.next(at: start.addingTimeInterval(60)))[0..<6].reduce(0) { $0 << 8 | UInt64($1) }
     #expect(ms == 1_800_000_060_000)
+    // The carries: the 62 low bits into the 12 high ones, and those into the next millisecond.
+    for (high, low) in [(UInt64(5), UInt64(0x3FFF_FFFF_FFFF_FFF0)), (0xFFF, 0x3FFF_FFFF_FFFF_FFF0)] {
+        let at = UInt64(1_800_000_000_000)
+        var carrying = MonotonicUUIDs(after: at, high: high, low: low)
+        var previous = bytes(carrying.next(at: start))
+        for _ in 0..<64 {
+            let b = bytes(carrying.next(at: start))
+            #expect(previous.lexicographicallyPrecedes(b) && b[6] >> 4 == 7 && b[8] >> 6 == 0b10, "\(previous) then \(b)")
+            previous = b
+        }
+        let milliseconds = previous[0..<6].reduce(0) { $0 << 8 | UInt64($1) }
+        let highBits = UInt64(previous[6] & 0x0F) << 8 | UInt64(previous[7])
+        if high == 0xFFF {
+            #expect(milliseconds == at + 1 && highBits == 0)
+        } else {
+            #expect(milliseconds == at && highBits == high + 1)
+        }
+    }
     // Two generators (two imports) at the same instant make different ids.
     var other = MonotonicUUIDs()
     var first = MonotonicUUIDs()

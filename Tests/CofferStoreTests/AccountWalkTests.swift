@@ -30,8 +30,9 @@ import Testing
             (0..<count).map { _ in
                 // Whole hours: many rows share an instant, so the order's last key (id) decides among them.
                 let at = start.addingTimeInterval(Double(Int.random(in: 0..<(80 * 24), using: &rng)) * 3_600)
-                var t = makeTransaction(account, "\(Int.random(in: 1...500, using: &rng)).00", on: "2026-01-01")
-                t = Transaction(id: .timeOrdered(), accountID: account, transactionAmount: t.transactionAmount,
+                let text = ["Coffee", "Grocer", "Rent", "Book"][Int.random(in: 0..<4, using: &rng)]
+                var t = makeTransaction(account, "\(Int.random(in: 1...500, using: &rng)).00", on: "2026-01-01", text)
+                t = Transaction(id: .timeOrdered(at: at, using: &rng), accountID: account, transactionAmount: t.transactionAmount,
                                 creditDebitIndicator: t.creditDebitIndicator, transactionDescription: t.transactionDescription,
                                 originalTransactionDescription: t.originalTransactionDescription,
                                 merchantCategoryCode: t.merchantCategoryCode, merchantName: t.merchantName,
@@ -51,6 +52,8 @@ import Testing
         #expect(AccountWalk.unindexedAccount("(+account_id = ?)") == "(+account_id = ?)")
         #expect(AccountWalk.unindexedAccount("x_account_id = ? AND account_ids = ?") == "x_account_id = ? AND account_ids = ?")
         #expect(AccountWalk.unindexedAccount("local_day >= ?") == "local_day >= ?")
+        // Qualified or quoted names are left alone: `t.+account_id` would not parse, `"+account_id"` is a string.
+        #expect(AccountWalk.unindexedAccount("t.account_id = ? AND \"account_id\" = ?") == "t.account_id = ? AND \"account_id\" = ?")
     }
 
     /// The walk's SQL keeps the account off the indexes and walks `txn_local_day`; the query it falls back to
@@ -86,6 +89,19 @@ import Testing
             #expect(page.map(\.id) == Array(all.prefix(10)).map(\.id))
             #expect(page.count == 10)
         }
+        // A budget that ran out leaves no handler behind: a long read on the same connections runs to its end.
+        let everything = try await f.store.transactions(query: TransactionQuery(sortDescriptors: order))
+        #expect(everything.count == 12_416)
+        // Not for a test that no index serves anyway (SQLite's own plan already walks the day index), nor for a page
+        // deeper than `AccountWalk.maxRows`.
+        let large = f.large
+        for query in [TransactionQuery(sortDescriptors: order, predicate: #Predicate { $0.accountID != large }, limit: 10),
+                      TransactionQuery(sortDescriptors: order, predicate: #Predicate { $0.accountID == large }, limit: 10, offset: 5_000)] {
+            let report = QueryRunReport()
+            let page = try await f.store.transactions(query: query, report: report)
+            #expect(report.walked == nil)
+            #expect(page.count == 10)
+        }
     }
 
     /// 200 random pages (owner with an account filter, or a client with a granted subset; either order; limits,
@@ -104,18 +120,29 @@ import Testing
             let direction: SortOrder = Bool.random(using: &rng) ? .forward : .reverse
             let order = [SortDescriptor(\Transaction.localDay, order: direction), SortDescriptor(\Transaction.transactionDate, order: direction)]
             let ids = chosen
-            let predicate: Predicate<Transaction>? = asClient ? nil : #Predicate { ids.contains($0.accountID) }
+            let excluded = accounts.randomElement(using: &rng)!
+            let (predicate, allowed): (Predicate<Transaction>?, Set<UUID>) = switch (asClient, Int.random(in: 0..<4, using: &rng)) {
+            case (true, _): (nil, Set(chosen))
+            case (false, 0): (#Predicate { $0.accountID != excluded }, Set(accounts).subtracting([excluded]))
+            default: (#Predicate { ids.contains($0.accountID) }, Set(chosen))
+            }
+            // Some searches: the walk then also tests the folded text of the rows it passes.
+            let search: String? = Int.random(in: 0..<4, using: &rng) == 0 ? "coffee" : nil
             let reader: FinanceStore
             if asClient {
-                try f.store.authorizeClient(named: "viewer", grant: .init(accounts: chosen.map { .init(accountID: $0) }, dataTypes: [.transactions]))
+                // Some accounts granted from a day on (the grant's date condition is walked too).
+                let earliest = Bool.random(using: &rng) ? day("2026-02-\(Int.random(in: 10...28, using: &rng))") : nil
+                try f.store.authorizeClient(named: "viewer", grant: .init(
+                    accounts: chosen.map { .init(accountID: $0, earliestDate: earliest) }, dataTypes: [.transactions]))
                 reader = try FinanceStore(path: f.path, clientToken: f.token)
             } else {
                 reader = f.store
             }
-            let whole = try await reader.transactions(query: TransactionQuery(sortDescriptors: order, predicate: predicate))
-            #expect(Set(whole.map(\.accountID)).isSubset(of: Set(chosen)), "seed \(seed) round \(round)")
+            let whole = try await reader.transactions(query: TransactionQuery(sortDescriptors: order, predicate: predicate, searchText: search))
+            #expect(Set(whole.map(\.accountID)).isSubset(of: allowed), "seed \(seed) round \(round)")
+            #expect(search == nil || whole.allSatisfy { $0.transactionDescription == "Coffee" }, "seed \(seed) round \(round)")
             let limit = Int.random(in: 1...60, using: &rng)
-            var query = TransactionQuery(sortDescriptors: order, predicate: predicate, limit: limit)
+            var query = TransactionQuery(sortDescriptors: order, predicate: predicate, limit: limit, searchText: search)
             var skip = 0
             if Bool.random(using: &rng) {
                 skip = Int.random(in: 0...300, using: &rng)
@@ -123,7 +150,10 @@ import Testing
             } else if whole.count > 1 {
                 // A cursor: the page after a random row.
                 let first = try await reader.transactionPage(query: TransactionQuery(sortDescriptors: order, predicate: predicate,
-                                                                                      limit: Int.random(in: 1...min(200, whole.count), using: &rng)))
+                                                                                      limit: Int.random(in: 1...min(200, whole.count), using: &rng),
+                                                                                      searchText: search))
+                // The first page (which may have been walked too) is the head of the whole list.
+                #expect(first.transactions.map(\.id) == Array(whole.prefix(first.transactions.count)).map(\.id), "seed \(seed) round \(round)")
                 if let cursor = first.nextCursor {
                     query.after = cursor
                     skip = first.transactions.count
@@ -133,7 +163,7 @@ import Testing
             let page = try await reader.transactions(query: query, report: report)
             outcomes[report.walked, default: 0] += 1
             let expected = Array(whole.dropFirst(skip).prefix(limit))
-            #expect(page.map(\.id) == expected.map(\.id), "seed \(seed) round \(round): \(chosen.count) accounts, client \(asClient), \(direction), limit \(limit), skip \(skip), walked \(String(describing: report.walked))")
+            #expect(page.map(\.id) == expected.map(\.id), "seed \(seed) round \(round): \(chosen.count) accounts, client \(asClient), \(direction), limit \(limit), skip \(skip), search \(search ?? "-"), walked \(String(describing: report.walked))")
             if asClient { reader.close() }
         }
         #expect(outcomes[true, default: 0] > 0 && outcomes[false, default: 0] > 0, "seed \(seed): \(outcomes)")

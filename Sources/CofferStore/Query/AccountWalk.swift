@@ -15,11 +15,13 @@ import GRDBSQLite
 ///
 /// SQLite cannot tell the two apart: without statistics (`ANALYZE`) it takes the account index, and with them
 /// (`sqlite_stat1` has averages only; Debian's SQLite has no per-value `STAT4`) it would take the walk for every
-/// account alike. So the walk is tried first with a budget of SQLite steps that a page of a large account stays
-/// well within (the accounts hold at least about 1/40 of the rows it passes); when the budget runs out the
-/// statement stops, what it read is dropped, and the account index answers. Measured on a 1M store of two
-/// accounts (docs/benchmarks.md): the large account's 1,000-row page 6 ms instead of 263; the small one's at most
-/// the budget (about 13 ms) more than its 5 ms.
+/// account alike. So when SQLite's own plan sorts the whole selection (`USE TEMP B-TREE FOR ORDER BY`, asked once
+/// per query text and connection), the walk is tried first with a budget of SQLite steps that a page of a large
+/// account stays well within (the accounts hold at least about 1/26 of the rows it passes); when the budget runs
+/// out the statement stops, what it read is dropped, and SQLite's plan answers. Measured on a 1M store of two
+/// accounts (docs/benchmarks.md): the large account's 1,000-row page 1.9 ms instead of 263 ms; the small one's
+/// about 15 ms more than its 5 ms (the budget spent before giving up). Pages deeper than `maxRows` (limit + offset)
+/// are not walked: their budget would cost a small account more than the sort it avoids.
 ///
 /// Written by hand, as SQLite has no plan choice at run time; the result is the same rows either way (the same
 /// conditions, `+account_id` only keeps the test off the indexes).
@@ -31,13 +33,19 @@ package struct AccountWalk {
 
     /// Steps a walk may take for a page of `rows` (limit + offset): about 4 steps a row passed over, about 55 a
     /// row returned (measured with a progress handler on the 1M store), so 160 a row returned lets the walk pass
-    /// over about 40 rows for each it returns.
-    static func budget(rows: Int) -> Int { 20_000 + rows.saturatingMultiply(160) }
+    /// over about 26 rows for each it returns.
+    static func budget(rows: Int) -> Int { 20_000 + rows * 160 }
+
+    /// The deepest page walked: 2,000 rows (the server's pages are at most 1,001) is a budget of 340,000 steps,
+    /// about 28 ms of a small account's time in a 1M store before its sort.
+    static let maxRows = 2_000
 
     /// The walk for a query, or nil when it does not apply: an order that does not start with `local_day`, no
-    /// limit in SQL, or no account test.
-    static func make(sql: String, firstOrderColumn: String?, rows: Int?) -> AccountWalk? {
-        guard firstOrderColumn == "local_day", let rows, let whereRange = sql.range(of: " WHERE ") else { return nil }
+    /// limit in SQL, limit + offset over `maxRows`, or no account test.
+    static func make(sql: String, firstOrderColumn: String?, limit: Int?, offset: Int?) -> AccountWalk? {
+        guard firstOrderColumn == "local_day", let limit, limit <= maxRows, max(0, offset ?? 0) <= maxRows - limit,
+              let whereRange = sql.range(of: " WHERE ") else { return nil }
+        let rows = limit + max(0, offset ?? 0)
         let head = sql[..<whereRange.upperBound]
         let clause = sql[whereRange.upperBound...]
         let unindexed = unindexedAccount(clause)
@@ -47,7 +55,8 @@ package struct AccountWalk {
 
     /// `clause` with each `account_id` column test written `+account_id`: the same test, which no index serves.
     /// The clauses are the store's own (`PredicateSQL`, `AccessScope`, `Keyset`): `account_id` appears in them only
-    /// as the column, and values are bound, never inlined.
+    /// as the bare column, and values are bound, never inlined. A qualified (`t.account_id`) or quoted name is left
+    /// as it is (a `+` there would be a syntax error or a string).
     package static func unindexedAccount(_ clause: Substring) -> String {
         var out = ""
         out.reserveCapacity(clause.utf8.count + 8)
@@ -56,8 +65,8 @@ package struct AccountWalk {
             out += rest[..<found.lowerBound]
             let before = found.lowerBound == clause.startIndex ? nil : clause[clause.index(before: found.lowerBound)]
             let after = found.upperBound == clause.endIndex ? nil : clause[found.upperBound]
-            let standalone = before.map { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "+") } ?? true
-                && after.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+            let standalone = before.map { !($0.isLetter || $0.isNumber || "_+.\"'`[".contains($0)) } ?? true
+                && after.map { !($0.isLetter || $0.isNumber || "_\"'`]".contains($0)) } ?? true
             if standalone { out += "+" }
             out += "account_id"
             rest = clause[found.upperBound...]
@@ -84,9 +93,24 @@ extension FinanceStore {
 }
 
 extension ReaderConnection {
+    /// Whether SQLite's plan for `sql` sorts its whole selection (`USE TEMP B-TREE FOR ORDER BY`, not only the
+    /// order's right part): only then can a walk help. Asked once per query text, kept with the connection.
+    func sortsWholeSelection(_ sql: String) throws -> Bool {
+        if let known = sortPlans[sql] { return known }
+        if sortPlans.count >= 256 { sortPlans.removeAll(keepingCapacity: true) }
+        let plan = try statement("EXPLAIN QUERY PLAN " + sql)
+        defer { plan.reset() }
+        var sorts = false
+        while try plan.step() {
+            if plan.text(3) == "USE TEMP B-TREE FOR ORDER BY" { sorts = true }
+        }
+        sortPlans[sql] = sorts
+        return sorts
+    }
+
     /// Runs `body` with at most `steps` SQLite virtual-machine steps on this connection (SQLite's progress
     /// handler, checked every 1,000 steps): nil when they ran out, the running statement then stopped with
-    /// `SQLITE_INTERRUPT` and reset. A cancel of the read still throws `CancellationError`.
+    /// `SQLITE_INTERRUPT` (the caller resets it). A cancel of the read still throws `CancellationError`.
     func withinBudget<T>(steps: Int, _ body: () throws -> T) throws -> T? {
         let meter = StepMeter(left: steps / 1_000 + 1)
         sqlite3_progress_handler(handle, 1_000, { context in
@@ -110,9 +134,3 @@ private final class StepMeter {
     init(left: Int) { self.left = left }
 }
 
-private extension Int {
-    func saturatingMultiply(_ other: Int) -> Int {
-        let (value, overflow) = multipliedReportingOverflow(by: other)
-        return overflow ? .max : value
-    }
-}

@@ -179,8 +179,7 @@ extension FinanceStore {
             sql += " LIMIT \(max(0, limit ?? -1)) OFFSET \(max(0, offset ?? 0))"
             if limit == nil { sql = sql.replacingOccurrences(of: "LIMIT 0 OFFSET", with: "LIMIT -1 OFFSET") }
         }
-        let walk = limitInSQL && limit != nil
-            ? AccountWalk.make(sql: sql, firstOrderColumn: orderColumns.first, rows: (limit ?? 0) + max(0, offset ?? 0)) : nil
+        let walk = limitInSQL ? AccountWalk.make(sql: sql, firstOrderColumn: orderColumns.first, limit: limit, offset: offset) : nil
         return Prepared(sql: sql, arguments: arguments, predicateExact: exact, sortInSQL: sortInSQL, limitInSQL: limitInSQL,
                         tiesInSwift: tiesInSwift, accountWalk: walk)
     }
@@ -221,7 +220,7 @@ extension FinanceStore {
         let approximate = try Self.inexactAmounts(connection)
         let prepared = Self.plan(plan, predicate, sort, limit, offset, extra: extra, after: after,
                                  approximateDecimals: approximate)
-        if let walk = prepared.accountWalk {
+        if let walk = prepared.accountWalk, try connection.sortsWholeSelection(prepared.sql) {
             let statement = try connection.statement(walk.sql)
             try statement.bind(prepared.arguments)
             var out: [Model] = []

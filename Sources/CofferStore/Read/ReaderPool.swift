@@ -66,6 +66,8 @@ final class ReaderConnection: @unchecked Sendable {
     private var used: [OpaquePointer] = []
     /// Rows each statement returned last time: a capacity to reserve for the next result.
     private var rowHints: [OpaquePointer: Int] = [:]
+    /// Whether SQLite's plan for a query text sorts its whole selection (`AccountWalk`).
+    var sortPlans: [String: Bool] = [:]
     private var begin: OpaquePointer?
     private var commit: OpaquePointer?
     /// Set while the read using the connection is cancelled (`ReadJob.cancel`): the next statement throws.
