@@ -15,13 +15,13 @@ struct CamtBankTransactionCode: Sendable {
     var subFamily: String?
     var proprietary: String?
 
-    /// Takes one leaf below `BkTxCd` (`BkTxCd/Domn/Fmly/Cd`…).
-    mutating func set(_ key: String, _ value: String?) {
-        switch key {
-        case "BkTxCd/Domn/Cd": domain = value
-        case "BkTxCd/Domn/Fmly/Cd": family = value
-        case "BkTxCd/Domn/Fmly/SubFmlyCd": subFamily = value
-        case "BkTxCd/Prtry/Cd": proprietary = value
+    /// Takes one leaf below `BkTxCd` (`BkTxCd/Domn/Fmly/Cd`…), by its field (`CamtField.entry`).
+    mutating func set(_ field: CamtField, _ value: String?) {
+        switch field {
+        case .codeDomain: domain = value
+        case .codeFamily: family = value
+        case .codeSubFamily: subFamily = value
+        case .codeProprietary: proprietary = value
         default: break
         }
     }

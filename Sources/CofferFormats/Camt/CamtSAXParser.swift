@@ -20,9 +20,11 @@ final class CamtSAXParser {
     private var context: xmlParserCtxtPtr?
     /// The first bytes, until there are 4 to make the context with.
     private var head: [UInt8] = []
-    /// Element names by the address libxml2 interns them at, so each distinct name becomes a `String` once, with
-    /// a number for `CamtHandler`'s key cache.
-    @exclusivity(unchecked) private var names: [UnsafeRawPointer: (id: Int, name: String)] = [:]
+    /// Element name ids by the address libxml2 interns the names at, so each distinct name becomes a `String`
+    /// (and a `CamtElementName`) once, with a number for `CamtHandler`'s key cache.
+    @exclusivity(unchecked) private var names = CamtIDTable()
+    /// Each numbered name's `String` and reading, by id.
+    @exclusivity(unchecked) private var nameStrings: [(name: String, element: CamtElementName)] = []
     /// The first non-zero result of `xmlParseChunk`, in case no error callback said why.
     private(set) var resultCode: Int32 = 0
 
@@ -86,7 +88,8 @@ final class CamtSAXParser {
         handler.context = nil
         if let context { xmlFreeParserCtxt(context) }
         context = nil
-        names = [:]
+        names = CamtIDTable()
+        nameStrings = []
     }
 
     private func parse(_ context: xmlParserCtxtPtr, _ bytes: UnsafePointer<CChar>?, count: Int, terminate: Bool) {
@@ -125,14 +128,19 @@ final class CamtSAXParser {
 
     /// The `String` for an element's local name, made once per distinct name: libxml2 interns names in its
     /// dictionary, so the same name arrives at the same address for the whole document.
-    private func name(_ localname: UnsafePointer<xmlChar>) -> (id: Int, name: String) {
-        let key = UnsafeRawPointer(localname)
-        if let known = names[key] { return known }
+    private func name(_ localname: UnsafePointer<xmlChar>) -> (id: Int, name: String, element: CamtElementName) {
+        let key = Int(bitPattern: UnsafeRawPointer(localname))
+        if let id = names[key] {
+            let known = nameStrings[Int(id)]
+            return (Int(id), known.name, known.element)
+        }
         let name = String(cString: localname)
-        guard let context, xmlDictOwns(context.pointee.dict, localname) == 1 else { return (-1, name) }
-        let entry = (id: names.count, name: name)
-        names[key] = entry
-        return entry
+        let element = CamtElementName(name)
+        guard let context, xmlDictOwns(context.pointee.dict, localname) == 1 else { return (-1, name, element) }
+        let id = nameStrings.count
+        names.insert(key: key, value: Int32(truncatingIfNeeded: id))
+        nameStrings.append((name, element))
+        return (id, name, element)
     }
 
     // MARK: Callbacks (C function pointers: the parser comes back through the user-data pointer)
@@ -174,9 +182,9 @@ final class CamtSAXParser {
                 currency = CamtHandler.currencyCode(value)
             }
         }
-        let (id, name) = name(localname)
+        let (id, name, element) = name(localname)
         let namespace = handler.wantsNamespace ? uri.map { String(cString: $0) } : nil
-        handler.start(name, nameID: id, namespaceURI: namespace, currency: currency)
+        handler.start(name, nameID: id, element: element, namespaceURI: namespace, currency: currency)
         if handler.failure != nil { stop() }
     }
 
