@@ -19,16 +19,15 @@ struct CamtBalanceDraft: Sendable {
 /// dropped with a warning naming the element. A balance with a malformed value is skipped with a warning.
 extension CamtHandler {
     /// The current leaf's text, trimmed; computed only for the leaves that are read.
-    var leafText: String? { text.withUnsafeBufferPointer(CamtValues.text(utf8:)) }
+    var leafText: String? { CamtValues.text(utf8: text) }
 
     /// `read` over the current leaf's bytes when they are exactly what `leafText` would hold (trimmed, clean);
     /// nil when they are not, or `read` finds no value: the caller then reads `leafText` the usual way, so every
     /// error and warning is the `String` path's.
     func leafBytes<T>(_ read: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
-        text.withUnsafeBufferPointer { raw in
-            guard let clean = CamtValues.cleanRange(raw), !clean.isEmpty else { return nil }
-            return read(UnsafeBufferPointer(rebasing: raw[clean]))
-        }
+        let raw = text
+        guard let clean = CamtValues.cleanRange(raw), !clean.isEmpty else { return nil }
+        return read(UnsafeBufferPointer(rebasing: raw[clean]))
     }
 
     func statementField(_ field: CamtField) throws {

@@ -22,7 +22,12 @@ final class CamtHandler {
     /// Local names of the open elements, from the root.
     @exclusivity(unchecked) var path: [String] = []
     /// The current element's text as libxml2 delivers it (UTF-8); made a `String` only for the leaves read.
-    @exclusivity(unchecked) var text: [UInt8] = []
+    var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
+    /// `text`'s bytes, in one buffer kept (and grown, up to `maxTextBytes`) for the whole parse: an array's
+    /// `removeAll(keepingCapacity:)` and `append(contentsOf:)` cost more than the copy itself.
+    @exclusivity(unchecked) private var textStorage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var textCapacity = 256
+    @exclusivity(unchecked) private var textCount = 0
     /// The `Ccy` attribute of the innermost open element, if any.
     @exclusivity(unchecked) var currency: String?
     @exclusivity(unchecked) private var lastStartDepth = -1
@@ -64,8 +69,10 @@ final class CamtHandler {
     init(file: String, emit: @escaping (StatementEvent) throws -> Void) {
         self.file = file
         self.emit = emit
-        text.reserveCapacity(256)
+        textStorage = .allocate(capacity: textCapacity)
     }
+
+    deinit { textStorage.deallocate() }
 
     /// A `Ccy` attribute as a code: upper-cased and trimmed only when it needs it (almost never: this runs for
     /// every amount).
@@ -86,7 +93,7 @@ final class CamtHandler {
         guard failure == nil else { return }
         defer { keyNodes.append(keyNode(elementName, nameID: nameID, depth: path.count - 1)) }
         path.append(elementName)
-        text.removeAll(keepingCapacity: true)
+        textCount = 0
         self.currency = currency
         let depth = path.count - 1
         lastStartDepth = depth
@@ -111,19 +118,31 @@ final class CamtHandler {
         }
         path.removeLast()
         keyNodes.removeLast()
-        text.removeAll(keepingCapacity: true)  // text after an end tag is the parent's mixed content, which camt never uses
+        textCount = 0  // text after an end tag is the parent's mixed content, which camt never uses
         lastStartDepth = -1
     }
 
     /// Gathers an element's text (and CDATA), refusing more than `maxTextBytes` so one huge value cannot fill memory.
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
-        guard text.count &+ bytes.count <= Self.maxTextBytes else {
+        let count = textCount &+ bytes.count
+        guard count <= Self.maxTextBytes else {
             fail(error("expected a value of at most \(Self.maxTextBytes >> 20) MB (camt values are at most a few "
                        + "hundred characters), found a longer text"))
             return
         }
-        text.append(contentsOf: bytes)
+        if count > textCapacity {
+            var capacity = textCapacity
+            while capacity < count { capacity &*= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: textStorage, count: textCount)
+            textStorage.deallocate()
+            textStorage = grown
+            textCapacity = capacity
+        }
+        guard let base = bytes.baseAddress else { return }
+        (textStorage + textCount).update(from: base, count: bytes.count)
+        textCount = count
     }
 
     /// An error or warning libxml2 reported, by its error number.
