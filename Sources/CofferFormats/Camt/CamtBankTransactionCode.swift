@@ -30,10 +30,11 @@ struct CamtBankTransactionCode: Sendable {
 
     /// The code as sent: `PMNT/ICDT/ESCT` when the structured code is there, else the proprietary code.
     var typeCode: String? {
-        if let domain {
-            return [domain, family, subFamily].compactMap { $0 }.joined(separator: "/")
-        }
-        return proprietary
+        guard var code = domain else { return proprietary }
+        // Appended, not joined from an array: this runs for every transaction.
+        if let family { code += "/"; code += family }
+        if let subFamily { code += "/"; code += subFamily }
+        return code
     }
 
     /// FinanceKit's reading of the code for a payment in direction `side`; nil when it says nothing Coffer

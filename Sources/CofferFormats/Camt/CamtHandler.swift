@@ -201,8 +201,8 @@ final class CamtHandler {
                 if isLeaf { try txField(field(.transaction, from: t, to: depth)) }
             } else {
                 // An empty `<TxDtls/>` says nothing: it neither makes a batch nor hides the one real detail.
-                if let tx, !tx.isEmpty { entry?.transactions.append(tx) }
-                tx = nil
+                // Taken, not copied: the details are a large struct.
+                if let done = tx.take(), !done.isEmpty { entry?.transactions.append(done) }
                 txDepth = nil
             }
         } else if let e = entryDepth {

@@ -27,6 +27,8 @@ final class CamtSAXParser {
     @exclusivity(unchecked) private var names = CamtIDTable()
     /// Each numbered name's `String` and reading, by id.
     @exclusivity(unchecked) private var nameStrings: [(name: String, element: CamtElementName)] = []
+    /// The last `Ccy` value read, by its bytes packed into an integer (`currencyCode(_:)`).
+    @exclusivity(unchecked) private var lastCurrency: (packed: UInt64, code: String)?
     /// The first non-zero result of `xmlParseChunk`, in case no error callback said why.
     private(set) var resultCode: Int32 = 0
 
@@ -180,8 +182,7 @@ final class CamtSAXParser {
                 let base = i &* 5
                 guard attributes[base + 1] == nil, let local = attributes[base], Self.isCcy(local),
                       let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                currency = CamtHandler.currencyCode(value)
+                currency = currencyCode(UnsafeBufferPointer(start: start, count: end - start))
             }
         }
         let (id, name, element) = name(localname)
@@ -219,6 +220,19 @@ final class CamtSAXParser {
         let me = parser(pointer)
         me.handler.parseError(code: Int(error?.pointee.code ?? -1))
         me.stop()
+    }
+
+    /// A `Ccy` attribute's code; the last one is kept by its bytes (a file names one or two currencies, on every
+    /// amount), so the same value is not made a `String` again.
+    private func currencyCode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // Up to 7 bytes and their count fit one integer exactly.
+        guard bytes.count <= 7 else { return CamtHandler.currencyCode(String(decoding: bytes, as: UTF8.self)) }
+        var packed = UInt64(bytes.count) << 56
+        for (i, b) in bytes.enumerated() { packed |= UInt64(b) << (i &* 8) }
+        if let last = lastCurrency, last.packed == packed { return last.code }
+        let code = CamtHandler.currencyCode(String(decoding: bytes, as: UTF8.self))
+        lastCurrency = (packed, code)
+        return code
     }
 
     private static func isCcy(_ name: UnsafePointer<xmlChar>) -> Bool {
