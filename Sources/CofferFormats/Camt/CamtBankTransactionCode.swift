@@ -15,13 +15,13 @@ struct CamtBankTransactionCode: Sendable {
     var subFamily: String?
     var proprietary: String?
 
-    /// Takes one leaf below `BkTxCd` (`BkTxCd/Domn/Fmly/Cd`…).
-    mutating func set(_ key: String, _ value: String?) {
-        switch key {
-        case "BkTxCd/Domn/Cd": domain = value
-        case "BkTxCd/Domn/Fmly/Cd": family = value
-        case "BkTxCd/Domn/Fmly/SubFmlyCd": subFamily = value
-        case "BkTxCd/Prtry/Cd": proprietary = value
+    /// Takes one leaf below `BkTxCd` (`BkTxCd/Domn/Fmly/Cd`…), by its field (`CamtField.entry`).
+    mutating func set(_ field: CamtField, _ value: String?) {
+        switch field {
+        case .codeDomain: domain = value
+        case .codeFamily: family = value
+        case .codeSubFamily: subFamily = value
+        case .codeProprietary: proprietary = value
         default: break
         }
     }
@@ -30,10 +30,11 @@ struct CamtBankTransactionCode: Sendable {
 
     /// The code as sent: `PMNT/ICDT/ESCT` when the structured code is there, else the proprietary code.
     var typeCode: String? {
-        if let domain {
-            return [domain, family, subFamily].compactMap { $0 }.joined(separator: "/")
-        }
-        return proprietary
+        guard var code = domain else { return proprietary }
+        // Appended, not joined from an array: this runs for every transaction.
+        if let family { code += "/"; code += family }
+        if let subFamily { code += "/"; code += subFamily }
+        return code
     }
 
     /// FinanceKit's reading of the code for a payment in direction `side`; nil when it says nothing Coffer

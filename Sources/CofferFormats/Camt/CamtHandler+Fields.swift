@@ -19,63 +19,69 @@ struct CamtBalanceDraft: Sendable {
 /// dropped with a warning naming the element. A balance with a malformed value is skipped with a warning.
 extension CamtHandler {
     /// The current leaf's text, trimmed; computed only for the leaves that are read.
-    var leafText: String? { CamtValues.text(String(decoding: text, as: UTF8.self)) }
+    var leafText: String? { CamtValues.text(utf8: text) }
 
-    func statementField(_ key: String) throws {
+    /// `read` over the current leaf's bytes when they are exactly what `leafText` would hold (trimmed, clean);
+    /// nil when they are not, or `read` finds no value: the caller then reads `leafText` the usual way, so every
+    /// error and warning is the `String` path's.
+    func leafBytes<T>(_ read: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        let raw = text
+        guard let clean = CamtValues.cleanRange(raw), !clean.isEmpty else { return nil }
+        return read(UnsafeBufferPointer(rebasing: raw[clean]))
+    }
+
+    func statementField(_ field: CamtField) throws {
         guard statement != nil else { return }
         var value: String? { leafText }
-        switch key {
-        case "Id": statement?.header.statementID = value
-        case "CreDtTm": if let d = try lenient({ try dateTime(value) }) { statement?.created = d }
-        case "FrToDt/FrDtTm": if let d = try lenient({ try dateTime(value) }) { statement?.header.periodStart = d }
-        case "FrToDt/ToDtTm": if let d = try lenient({ try dateTime(value) }) { statement?.header.periodEnd = d }
-        case "Acct/Id/IBAN", "Acct/Id/Othr/Id", "Acct/Id/BBAN", "Acct/Id/PrtryAcct/Id":
-            if let value { statement?.header.account.accountNumber = value }
-        case "Acct/Ccy":
+        switch field {
+        case .statementID: statement?.header.statementID = value
+        case .statementCreated: if let d = try lenient({ try dateTime() }) { statement?.created = d }
+        case .periodStart: if let d = try lenient({ try dateTime() }) { statement?.header.periodStart = d }
+        case .periodEnd: if let d = try lenient({ try dateTime() }) { statement?.header.periodEnd = d }
+        case .accountNumber: if let value { statement?.header.account.accountNumber = value }
+        case .accountCurrency:
             guard let value = value?.uppercased() else { return }
             statement?.header.account.currencyCode = value
             statement?.currency = value
-        case "Acct/Nm": statement?.header.account.displayName = value
-        case "Acct/Ownr/Nm", "Acct/Ownr/Pty/Nm":
+        case .accountName: statement?.header.account.displayName = value
+        case .ownerName:
             if statement?.header.account.displayName == nil { statement?.header.account.displayName = value }
-        case "Acct/Tp/Cd": if let value { statement?.setAccountType(value) }
-        case "Acct/Tp/Prtry": statement?.header.account.accountType = value
-        case "Acct/Svcr/FinInstnId/BIC", "Acct/Svcr/FinInstnId/BICFI":
-            statement?.header.account.institutionID = value
-        case "Acct/Svcr/FinInstnId/Nm": statement?.header.account.institutionName = value
+        case .accountTypeCode: if let value { statement?.setAccountType(value) }
+        case .accountTypeProprietary: statement?.header.account.accountType = value
+        case .servicerBIC: statement?.header.account.institutionID = value
+        case .servicerName: statement?.header.account.institutionName = value
         default: break
         }
     }
 
-    func entryField(_ key: String) throws {
+    func entryField(_ field: CamtField) throws {
         guard entry != nil else { return }
         var value: String? { leafText }
-        switch key {
-        case "Amt": entry?.amount = try amount(value)
-        case "CdtDbtInd": entry?.indicator = try indicator(value)
-        case "RvslInd": if let flag = try lenient({ try bool(value) }) { entry?.isReversal = flag }
-        case "Sts", "Sts/Cd", "Sts/Prtry":
+        switch field {
+        case .amount: entry?.amount = try amount()
+        case .indicator: entry?.indicator = try indicator()
+        case .reversal: if let flag = try lenient({ try bool(value) }) { entry?.isReversal = flag }
+        case .status:
             guard let value else { return }
             entry?.statusCode = value
             entry?.status = Self.status(value)
-        case "BookgDt/Dt": if let d = try entryDate(key, isDay: true) { entry?.bookingDate = d }
-        case "BookgDt/DtTm": if let d = try entryDate(key, isDay: false) { entry?.bookingDate = d }
-        case "ValDt/Dt": if let d = try entryDate(key, isDay: true) { entry?.valueDate = d }
-        case "ValDt/DtTm": if let d = try entryDate(key, isDay: false) { entry?.valueDate = d }
-        case "AcctSvcrRef": entry?.accountServicerRef = value
-        case "NtryRef": entry?.entryRef = value
-        case "AddtlNtryInf": entry?.additionalInfo = value
-        default:
-            if key.hasPrefix("BkTxCd/") {
-                entry?.code.set(key, value)
-            } else if key.hasPrefix("AmtDtls/"), let detail = try lenient({ try amountDetail(key.dropFirst(8), value) }) {
-                entry?.details.apply(detail)
-            }
+        case .bookingDay: if let d = try entryDate("BookgDt/Dt", isDay: true) { entry?.bookingDate = d }
+        case .bookingDateTime: if let d = try entryDate("BookgDt/DtTm", isDay: false) { entry?.bookingDate = d }
+        case .valueDay: if let d = try entryDate("ValDt/Dt", isDay: true) { entry?.valueDate = d }
+        case .valueDateTime: if let d = try entryDate("ValDt/DtTm", isDay: false) { entry?.valueDate = d }
+        case .accountServicerRef: entry?.accountServicerRef = value
+        case .entryRef: entry?.entryRef = value
+        case .additionalInfo: entry?.additionalInfo = value
+        case .codeDomain, .codeFamily, .codeSubFamily, .codeProprietary: entry?.code.set(field, value)
+        case .detailTransactionAmount, .detailInstructedAmount, .detailExchangeRate:
+            if let detail = try lenient({ try amountDetail(field) }) { entry?.details.apply(detail) }
+        default: break
         }
     }
 
     /// An entry's booking or value date; one that is there but unreadable is noted for the entry's error.
     private func entryDate(_ key: String, isDay: Bool) throws -> RawDate? {
+        if let d = leafBytes(isDay ? CamtValues.date(utf8:) : CamtValues.dateTime(utf8:)) { return d }
         let value = leafText
         guard let d = try lenient({ isDay ? try date(value) : try dateTime(value) }) else {
             if let value { entry?.unreadableDates.append("\(key) '\(value)'") }
@@ -84,43 +90,39 @@ extension CamtHandler {
         return d
     }
 
-    func txField(_ key: String) throws {
+    func txField(_ field: CamtField) throws {
         guard tx != nil else { return }
         var value: String? { leafText }
-        switch key {
-        case "Amt": if let a = try lenient({ try amount(value) }) { tx?.amount = a }
-        case "CdtDbtInd": if let i = try lenient({ try indicator(value) }) { tx?.indicator = i }
-        case "Refs/AcctSvcrRef": tx?.accountServicerRef = value
-        case "Refs/EndToEndId": tx?.endToEndID = value
-        case "RltdPties/Cdtr/Nm", "RltdPties/Cdtr/Pty/Nm": tx?.creditorName = value
-        case "RltdPties/Dbtr/Nm", "RltdPties/Dbtr/Pty/Nm": tx?.debtorName = value
-        case "RltdPties/UltmtCdtr/Nm", "RltdPties/UltmtCdtr/Pty/Nm": tx?.ultimateCreditorName = value
-        case "RltdPties/UltmtDbtr/Nm", "RltdPties/UltmtDbtr/Pty/Nm": tx?.ultimateDebtorName = value
-        case "RmtInf/Ustrd": if let value { tx?.remittance.append(value) }
-        case "RltdDts/AccptncDtTm": if let d = try lenient({ try dateTime(value) }) { tx?.transactionTime = d }
-        case "RltdDts/TxDtTm":
-            if tx?.transactionTime == nil, let d = try lenient({ try dateTime(value) }) { tx?.transactionTime = d }
-        case "AddtlTxInf": tx?.additionalInfo = value
-        default:
-            if key.hasPrefix("BkTxCd/") {
-                tx?.code.set(key, value)
-            } else if key.hasPrefix("AmtDtls/"), let detail = try lenient({ try amountDetail(key.dropFirst(8), value) }) {
-                tx?.apply(detail)
-            }
+        switch field {
+        case .amount: if let a = try lenient({ try amount() }) { tx?.amount = a }
+        case .indicator: if let i = try lenient({ try indicator() }) { tx?.indicator = i }
+        case .accountServicerRef: tx?.accountServicerRef = value
+        case .endToEndID: tx?.endToEndID = value
+        case .creditorName: tx?.creditorName = value
+        case .debtorName: tx?.debtorName = value
+        case .ultimateCreditorName: tx?.ultimateCreditorName = value
+        case .ultimateDebtorName: tx?.ultimateDebtorName = value
+        case .remittance: if let value { tx?.remittance.append(value) }
+        case .acceptanceTime: if let d = try lenient({ try dateTime() }) { tx?.transactionTime = d }
+        case .transactionTime:
+            if tx?.transactionTime == nil, let d = try lenient({ try dateTime() }) { tx?.transactionTime = d }
+        case .additionalInfo: tx?.additionalInfo = value
+        case .codeDomain, .codeFamily, .codeSubFamily, .codeProprietary: tx?.code.set(field, value)
+        case .detailTransactionAmount, .detailInstructedAmount, .detailExchangeRate:
+            if let detail = try lenient({ try amountDetail(field) }) { tx?.apply(detail) }
+        default: break
         }
     }
 
-    func balanceField(_ key: String) throws {
+    func balanceField(_ field: CamtField) throws {
         guard balance != nil else { return }
-        var value: String? { leafText }
-        switch key {
-        // `Tp/Cd` and `Tp/Prtry` are version .001.01's shape.
-        case "Tp/CdOrPrtry/Cd", "Tp/CdOrPrtry/Prtry", "Tp/Cd", "Tp/Prtry": balance?.code = value
+        switch field {
+        case .balanceCode: balance?.code = leafText
         // Each value is read into a local first: `problem` writes to `balance` too.
-        case "Amt": if let a = problem({ try amount(value) }) { balance?.amount = a }
-        case "CdtDbtInd": if let i = problem({ try indicator(value) }) { balance?.indicator = i }
-        case "Dt/Dt": if let d = problem({ try date(value) }) { balance?.asOf = d }
-        case "Dt/DtTm": if let d = problem({ try dateTime(value) }) { balance?.asOf = d }
+        case .amount: if let a = problem({ try amount() }) { balance?.amount = a }
+        case .indicator: if let i = problem({ try indicator() }) { balance?.indicator = i }
+        case .balanceDay: if let d = problem({ try date() }) { balance?.asOf = d }
+        case .balanceDateTime: if let d = problem({ try dateTime() }) { balance?.asOf = d }
         default: break
         }
     }
@@ -150,11 +152,13 @@ extension CamtHandler {
     }
 
     /// `AmtDtls/…` below an entry or a `TxDtls`: the transaction amount, the instructed amount, the exchange.
-    private func amountDetail(_ key: Substring, _ value: String?) throws -> CamtAmountDetail? {
-        switch key {
-        case "TxAmt/Amt": return .transactionAmount(try amount(value))
-        case "InstdAmt/Amt": return .instructedAmount(try amount(value))
-        case "InstdAmt/CcyXchg/XchgRate", "TxAmt/CcyXchg/XchgRate", "CntrValAmt/CcyXchg/XchgRate":
+    private func amountDetail(_ field: CamtField) throws -> CamtAmountDetail? {
+        switch field {
+        case .detailTransactionAmount: return .transactionAmount(try amount())
+        case .detailInstructedAmount: return .instructedAmount(try amount())
+        case .detailExchangeRate:
+            if let rate = leafBytes(CamtValues.amount(utf8:)) { return .exchangeRate(rate) }
+            let value = leafText
             guard let rate = value.flatMap(CamtValues.amount) else {
                 throw error("expected an exchange rate like 1.0856, found '\(value ?? "")'")
             }
@@ -176,14 +180,19 @@ extension CamtHandler {
 
     // MARK: Values with their errors
 
-    private func amount(_ value: String?) throws -> CamtAmount {
+    /// The current leaf as an amount in the current `Ccy`.
+    private func amount() throws -> CamtAmount {
+        if let decimal = leafBytes(CamtValues.amount(utf8:)) { return CamtAmount(value: decimal, currency: currency) }
+        let value = leafText
         guard let value, let decimal = CamtValues.amount(value) else {
             throw error("expected an amount like 1234.56, found '\(value ?? "")'")
         }
         return CamtAmount(value: decimal, currency: currency)
     }
 
-    private func indicator(_ value: String?) throws -> CreditDebitIndicator {
+    private func indicator() throws -> CreditDebitIndicator {
+        if let indicator = leafBytes(CamtValues.indicator(utf8:)) { return indicator }
+        let value = leafText
         guard let value, let indicator = CamtValues.indicator(value) else {
             throw error("expected CRDT or DBIT, found '\(value ?? "")'")
         }
@@ -197,11 +206,23 @@ extension CamtHandler {
         return flag
     }
 
+    /// The current leaf as a date.
+    private func date() throws -> RawDate {
+        if let date = leafBytes(CamtValues.date(utf8:)) { return date }
+        return try date(leafText)
+    }
+
     private func date(_ value: String?) throws -> RawDate {
         guard let value, let date = CamtValues.date(value) else {
             throw error("expected a date like 2026-03-14, found '\(value ?? "")'")
         }
         return date
+    }
+
+    /// The current leaf as a date-time.
+    func dateTime() throws -> RawDate {
+        if let date = leafBytes(CamtValues.dateTime(utf8:)) { return date }
+        return try dateTime(leafText)
     }
 
     func dateTime(_ value: String?) throws -> RawDate {

@@ -7,7 +7,8 @@ extension CamtHandler {
     /// Emits the entry's transactions; an entry needs `Amt` and `CdtDbtInd` (without them its transactions cannot
     /// be trusted, and the file fails).
     func finishEntry() throws {
-        guard let entry, statement != nil else { return }
+        // Taken, not copied (the entry ends here): it holds every detail and transaction.
+        guard statement != nil, let entry = entry.take() else { return }
         guard var amount = entry.amount else {
             throw error("expected Amt (the entry's amount with its Ccy), found an entry without one")
         }

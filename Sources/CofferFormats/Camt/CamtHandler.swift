@@ -22,7 +22,12 @@ final class CamtHandler {
     /// Local names of the open elements, from the root.
     @exclusivity(unchecked) var path: [String] = []
     /// The current element's text as libxml2 delivers it (UTF-8); made a `String` only for the leaves read.
-    @exclusivity(unchecked) var text: [UInt8] = []
+    var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
+    /// `text`'s bytes, in one buffer kept (and grown, up to `maxTextBytes`) for the whole parse: an array's
+    /// `removeAll(keepingCapacity:)` and `append(contentsOf:)` cost more than the copy itself.
+    @exclusivity(unchecked) private var textStorage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var textCapacity = 256
+    @exclusivity(unchecked) private var textCount = 0
     /// The `Ccy` attribute of the innermost open element, if any.
     @exclusivity(unchecked) var currency: String?
     @exclusivity(unchecked) private var lastStartDepth = -1
@@ -50,9 +55,11 @@ final class CamtHandler {
     /// transaction, so a leaf's key (`RltdPties/Cdtr/Nm`) is looked up, not joined, each time; -1 when not cached.
     @exclusivity(unchecked) private var keyNodes: [Int32] = []
     /// Key nodes by parent node and element name id (`parent << 24 | name`).
-    @exclusivity(unchecked) private var keyEdges: [Int: Int32] = [:]
+    @exclusivity(unchecked) private var keyEdges = CamtIDTable()
     /// Each key node's key; node 0 is the base itself (an empty key).
     @exclusivity(unchecked) private var keyStrings: [String] = [""]
+    /// Each key node's field, read once when the node is made, for each kind of base.
+    @exclusivity(unchecked) private var keyFields: [CamtField.Codes] = [.base]
     /// More distinct keys than this (only a hostile file has them) are joined each time instead.
     static let maxKeys = 4096
 
@@ -62,8 +69,10 @@ final class CamtHandler {
     init(file: String, emit: @escaping (StatementEvent) throws -> Void) {
         self.file = file
         self.emit = emit
-        text.reserveCapacity(256)
+        textStorage = .allocate(capacity: textCapacity)
     }
+
+    deinit { textStorage.deallocate() }
 
     /// A `Ccy` attribute as a code: upper-cased and trimmed only when it needs it (almost never: this runs for
     /// every amount).
@@ -77,12 +86,14 @@ final class CamtHandler {
 
     // MARK: SAX events
 
-    /// An element starts; `nameID` numbers its local name within the document (-1 when not numbered).
-    func start(_ elementName: String, nameID: Int, namespaceURI: String?, currency: String?) {
+    /// An element starts; `nameID` numbers its local name within the document (-1 when not numbered), `element`
+    /// is the name's reading.
+    func start(_ elementName: String, nameID: Int, element: CamtElementName, namespaceURI: String?,
+               currency: String?) {
         guard failure == nil else { return }
         defer { keyNodes.append(keyNode(elementName, nameID: nameID, depth: path.count - 1)) }
         path.append(elementName)
-        text.removeAll(keepingCapacity: true)
+        textCount = 0
         self.currency = currency
         let depth = path.count - 1
         lastStartDepth = depth
@@ -90,7 +101,7 @@ final class CamtHandler {
             guard path.count <= Self.maxDepth else {
                 throw error("expected camt's shallow structure, found elements nested deeper than \(Self.maxDepth) levels")
             }
-            try didStart(elementName, namespaceURI: namespaceURI, depth: depth)
+            try didStart(elementName, element: element, namespaceURI: namespaceURI, depth: depth)
         } catch {
             fail(error)
         }
@@ -107,19 +118,31 @@ final class CamtHandler {
         }
         path.removeLast()
         keyNodes.removeLast()
-        text.removeAll(keepingCapacity: true)  // text after an end tag is the parent's mixed content, which camt never uses
+        textCount = 0  // text after an end tag is the parent's mixed content, which camt never uses
         lastStartDepth = -1
     }
 
     /// Gathers an element's text (and CDATA), refusing more than `maxTextBytes` so one huge value cannot fill memory.
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil else { return }
-        guard text.count &+ bytes.count <= Self.maxTextBytes else {
+        let count = textCount &+ bytes.count
+        guard count <= Self.maxTextBytes else {
             fail(error("expected a value of at most \(Self.maxTextBytes >> 20) MB (camt values are at most a few "
                        + "hundred characters), found a longer text"))
             return
         }
-        text.append(contentsOf: bytes)
+        if count > textCapacity {
+            var capacity = textCapacity
+            while capacity < count { capacity &*= 2 }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: textStorage, count: textCount)
+            textStorage.deallocate()
+            textStorage = grown
+            textCapacity = capacity
+        }
+        guard let base = bytes.baseAddress else { return }
+        (textStorage + textCount).update(from: base, count: bytes.count)
+        textCount = count
     }
 
     /// An error or warning libxml2 reported, by its error number.
@@ -136,24 +159,24 @@ final class CamtHandler {
 
     // MARK: Structure
 
-    private func didStart(_ name: String, namespaceURI: String?, depth: Int) throws {
+    private func didStart(_ name: String, element: CamtElementName, namespaceURI: String?, depth: Int) throws {
         guard let documentDepth else {
-            if name == "Document" {
+            if element == .document {
                 version = try CamtNamespace.version(of: namespaceURI, location: location(upTo: depth))
                 self.documentDepth = depth
             }
             return
         }
-        if depth == documentDepth + 2, statementDepth == nil, name == "Stmt" || name == "Rpt" || name == "Ntfctn" {
-            isReport = name == "Rpt"
+        if depth == documentDepth + 2, statementDepth == nil, element.isStatement {
+            isReport = element == .report
             statementIndex += 1
             entryIndex = 0
             balanceIndex = 0
             statementDepth = depth
             statement = CamtStatement(location: location(upTo: depth))
-        } else if let s = statementDepth, depth == s + 1, name == "Ntry" || name == "Bal" {
+        } else if let s = statementDepth, depth == s + 1, element == .entry || element == .balance {
             // `.begin` waits for the statement's currency: see `CamtStatement`.
-            if name == "Ntry" {
+            if element == .entry {
                 entryIndex += 1
                 txIndex = 0
                 entryDepth = depth
@@ -163,7 +186,7 @@ final class CamtHandler {
                 balanceDepth = depth
                 balance = CamtBalanceDraft()
             }
-        } else if let e = entryDepth, depth == e + 2 || depth == e + 1, name == "TxDtls",
+        } else if let e = entryDepth, depth == e + 2 || depth == e + 1, element == .transaction,
                   depth == e + 1 || path[e + 1] == "NtryDtls" {
             // `Ntry/NtryDtls/TxDtls`; version .001.01 has no `NtryDtls` and puts `TxDtls` in the entry.
             txIndex += 1
@@ -175,16 +198,16 @@ final class CamtHandler {
     private func didEnd(depth: Int, isLeaf: Bool) throws {
         if let t = txDepth {
             if depth > t {
-                if isLeaf { try txField(key(from: t, to: depth)) }
+                if isLeaf { try txField(field(.transaction, from: t, to: depth)) }
             } else {
                 // An empty `<TxDtls/>` says nothing: it neither makes a batch nor hides the one real detail.
-                if let tx, !tx.isEmpty { entry?.transactions.append(tx) }
-                tx = nil
+                // Taken, not copied: the details are a large struct.
+                if let done = tx.take(), !done.isEmpty { entry?.transactions.append(done) }
                 txDepth = nil
             }
         } else if let e = entryDepth {
             if depth > e {
-                if isLeaf { try entryField(key(from: e, to: depth)) }
+                if isLeaf { try entryField(field(.entry, from: e, to: depth)) }
             } else {
                 try finishEntry()
                 entry = nil
@@ -192,7 +215,7 @@ final class CamtHandler {
             }
         } else if let b = balanceDepth {
             if depth > b {
-                if isLeaf { try balanceField(key(from: b, to: depth)) }
+                if isLeaf { try balanceField(field(.balance, from: b, to: depth)) }
             } else {
                 try finishBalance()
                 balance = nil
@@ -200,7 +223,7 @@ final class CamtHandler {
             }
         } else if let s = statementDepth {
             if depth > s {
-                if isLeaf { try statementField(key(from: s, to: depth)) }
+                if isLeaf { try statementField(field(.statement, from: s, to: depth)) }
             } else {
                 try finishStatement()
                 statement = nil
@@ -209,14 +232,20 @@ final class CamtHandler {
         } else if depth == documentDepth {
             documentEnded = true
         } else if let d = documentDepth, depth == d + 3, isLeaf, path[d + 2] == "GrpHdr", path[d + 3] == "CreDtTm" {
-            messageCreated = try lenient { try dateTime(leafText) }
+            messageCreated = try lenient { try dateTime() }
         }
+    }
+
+    /// The field of the leaf ending at `depth` below `base`: its key node's, or read from its key when the key is
+    /// not cached.
+    private func field(_ kind: CamtField.Base, from base: Int, to depth: Int) -> CamtField {
+        let node = keyNodes[depth]
+        if node >= 0 { return keyFields[Int(node)][kind] }
+        return CamtField(key(from: base, to: depth), below: kind)
     }
 
     /// The names below `base` down to `depth`, joined: `BkTxCd/Domn/Fmly/Cd`.
     private func key(from base: Int, to depth: Int) -> String {
-        let node = keyNodes[depth]
-        if node >= 0 { return keyStrings[Int(node)] }
         // Plain concatenation: `joined` over an array slice costs several times more on this hot path.
         var key = path[base + 1]
         var i = base + 2
@@ -239,8 +268,10 @@ final class CamtHandler {
         if let node = keyEdges[edge] { return node }
         guard keyStrings.count < Self.maxKeys else { return -1 }
         let node = Int32(keyStrings.count)
-        keyStrings.append(parent == 0 ? name : keyStrings[Int(parent)] + "/" + name)
-        keyEdges[edge] = node
+        let key = parent == 0 ? name : keyStrings[Int(parent)] + "/" + name
+        keyStrings.append(key)
+        keyFields.append(CamtField.Codes(key))
+        keyEdges.insert(key: edge, value: node)
         return node
     }
 

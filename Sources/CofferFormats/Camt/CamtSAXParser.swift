@@ -16,13 +16,19 @@ import CofferModel
 /// (libxml2's own limits stay), and add `XML_PARSE_NONET`; no entity resolver is installed, so no file or URL
 /// is ever opened. Every error or warning libxml2 reports fails the parse, as it did under `XMLParser`.
 final class CamtSAXParser {
-    private unowned(unsafe) let handler: CamtHandler
+    /// Held strongly (it holds nothing back): a borrowed `let` costs no retain per callback, where an
+    /// `unowned(unsafe)` one was copied (retained and released) at every use.
+    private let handler: CamtHandler
     private var context: xmlParserCtxtPtr?
     /// The first bytes, until there are 4 to make the context with.
     private var head: [UInt8] = []
-    /// Element names by the address libxml2 interns them at, so each distinct name becomes a `String` once, with
-    /// a number for `CamtHandler`'s key cache.
-    @exclusivity(unchecked) private var names: [UnsafeRawPointer: (id: Int, name: String)] = [:]
+    /// Element name ids by the address libxml2 interns the names at, so each distinct name becomes a `String`
+    /// (and a `CamtElementName`) once, with a number for `CamtHandler`'s key cache.
+    @exclusivity(unchecked) private var names = CamtIDTable()
+    /// Each numbered name's `String` and reading, by id.
+    @exclusivity(unchecked) private var nameStrings: [(name: String, element: CamtElementName)] = []
+    /// The last `Ccy` value read, by its bytes packed into an integer (`currencyCode(_:)`).
+    @exclusivity(unchecked) private var lastCurrency: (packed: UInt64, code: String)?
     /// The first non-zero result of `xmlParseChunk`, in case no error callback said why.
     private(set) var resultCode: Int32 = 0
 
@@ -86,7 +92,8 @@ final class CamtSAXParser {
         handler.context = nil
         if let context { xmlFreeParserCtxt(context) }
         context = nil
-        names = [:]
+        names = CamtIDTable()
+        nameStrings = []
     }
 
     private func parse(_ context: xmlParserCtxtPtr, _ bytes: UnsafePointer<CChar>?, count: Int, terminate: Bool) {
@@ -125,14 +132,19 @@ final class CamtSAXParser {
 
     /// The `String` for an element's local name, made once per distinct name: libxml2 interns names in its
     /// dictionary, so the same name arrives at the same address for the whole document.
-    private func name(_ localname: UnsafePointer<xmlChar>) -> (id: Int, name: String) {
-        let key = UnsafeRawPointer(localname)
-        if let known = names[key] { return known }
+    private func name(_ localname: UnsafePointer<xmlChar>) -> (id: Int, name: String, element: CamtElementName) {
+        let key = Int(bitPattern: UnsafeRawPointer(localname))
+        if let id = names[key] {
+            let known = nameStrings[Int(id)]
+            return (Int(id), known.name, known.element)
+        }
         let name = String(cString: localname)
-        guard let context, xmlDictOwns(context.pointee.dict, localname) == 1 else { return (-1, name) }
-        let entry = (id: names.count, name: name)
-        names[key] = entry
-        return entry
+        let element = CamtElementName(name)
+        guard let context, xmlDictOwns(context.pointee.dict, localname) == 1 else { return (-1, name, element) }
+        let id = nameStrings.count
+        names.insert(key: key, value: Int32(truncatingIfNeeded: id))
+        nameStrings.append((name, element))
+        return (id, name, element)
     }
 
     // MARK: Callbacks (C function pointers: the parser comes back through the user-data pointer)
@@ -170,13 +182,12 @@ final class CamtSAXParser {
                 let base = i &* 5
                 guard attributes[base + 1] == nil, let local = attributes[base], Self.isCcy(local),
                       let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                currency = CamtHandler.currencyCode(value)
+                currency = currencyCode(UnsafeBufferPointer(start: start, count: end - start))
             }
         }
-        let (id, name) = name(localname)
+        let (id, name, element) = name(localname)
         let namespace = handler.wantsNamespace ? uri.map { String(cString: $0) } : nil
-        handler.start(name, nameID: id, namespaceURI: namespace, currency: currency)
+        handler.start(name, nameID: id, element: element, namespaceURI: namespace, currency: currency)
         if handler.failure != nil { stop() }
     }
 
@@ -209,6 +220,19 @@ final class CamtSAXParser {
         let me = parser(pointer)
         me.handler.parseError(code: Int(error?.pointee.code ?? -1))
         me.stop()
+    }
+
+    /// A `Ccy` attribute's code; the last one is kept by its bytes (a file names one or two currencies, on every
+    /// amount), so the same value is not made a `String` again.
+    private func currencyCode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // Up to 7 bytes and their count fit one integer exactly.
+        guard bytes.count <= 7 else { return CamtHandler.currencyCode(String(decoding: bytes, as: UTF8.self)) }
+        var packed = UInt64(bytes.count) << 56
+        for (i, b) in bytes.enumerated() { packed |= UInt64(b) << (i &* 8) }
+        if let last = lastCurrency, last.packed == packed { return last.code }
+        let code = CamtHandler.currencyCode(String(decoding: bytes, as: UTF8.self))
+        lastCurrency = (packed, code)
+        return code
     }
 
     private static func isCcy(_ name: UnsafePointer<xmlChar>) -> Bool {

@@ -15,16 +15,27 @@ enum CamtValues {
         return ExactDecimal.parse(text)
     }
 
+    /// `amount(_:)` over UTF-8 bytes: the same grammar and the same value (mantissa and exponent).
+    static func amount(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Decimal? {
+        guard !bytes.isEmpty else { return nil }
+        return ExactDecimal.parse(utf8: bytes)
+    }
+
     /// An ISO date `YYYY-MM-DD` as a calendar day. A zone suffix (`Z`, `+01:00`) or a time part some banks append
     /// is accepted and ignored: the day is what the bank wrote.
     static func date(_ text: String) -> RawDate? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8(date(utf8:))
+    }
+
+    /// `date(_:)` over UTF-8 bytes.
+    static func date(utf8 b: UnsafeBufferPointer<UInt8>) -> RawDate? {
         guard b.count >= 10, let (y, m, d) = ymd(b) else { return nil }
         if b.count > 10 {
             let rest = b[10...]
             guard rest.first == UInt8(ascii: "T") || rest.first == UInt8(ascii: "Z")
                 || rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") else { return nil }
-            if rest.first == UInt8(ascii: "T") { guard dateTime(text) != nil else { return nil } }
+            if rest.first == UInt8(ascii: "T") { guard dateTime(utf8: b) != nil else { return nil } }
         }
         return RawDate.day(year: y, month: m, day: d)
     }
@@ -32,7 +43,12 @@ enum CamtValues {
     /// An ISO date-time `YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh:mm]` as an instant, with its offset. Without a zone the
     /// time is read as UTC (the bank's own zone is not knowable from the file) and `utcOffset` is nil. A bare `YYYY-MM-DD` is accepted as a day.
     static func dateTime(_ text: String) -> RawDate? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8(dateTime(utf8:))
+    }
+
+    /// `dateTime(_:)` over UTF-8 bytes.
+    static func dateTime(utf8 b: UnsafeBufferPointer<UInt8>) -> RawDate? {
         guard let (y, m, d) = ymd(b) else { return nil }
         if b.count == 10 { return RawDate.day(year: y, month: m, day: d) }
         guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
@@ -82,6 +98,17 @@ enum CamtValues {
         }
     }
 
+    /// `indicator(_:)` over UTF-8 bytes.
+    static func indicator(utf8 b: UnsafeBufferPointer<UInt8>) -> CreditDebitIndicator? {
+        guard b.count == 4 else { return nil }
+        let word = UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+        switch word {
+        case 0x4352_4454: return .credit  // CRDT
+        case 0x4442_4954: return .debit  // DBIT
+        default: return nil
+        }
+    }
+
     /// An ISO 20022 boolean (`true`, `false`, `1`, `0`).
     static func bool(_ text: String) -> Bool? {
         switch text {
@@ -116,6 +143,42 @@ enum CamtValues {
         return clean && !previousSpace ? raw : normalized(raw)
     }
 
+    /// `text(_:)` over UTF-8 bytes (as libxml2 delivers them): a `String` is made only of the clean part.
+    static func text(utf8 raw: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let clean = cleanRange(raw) else { return text(String(decoding: raw, as: UTF8.self)) }
+        return clean.isEmpty ? nil : String(decoding: UnsafeBufferPointer(rebasing: raw[clean]), as: UTF8.self)
+    }
+
+    /// The bytes `text(_:)` keeps when it only trims: `raw` without its leading and trailing ASCII whitespace,
+    /// when what is left has single inner spaces, no other whitespace and none of the bytes that start a
+    /// non-ASCII whitespace character (`text(_:)`'s fast-path test); nil when `text(_:)` has more to do.
+    static func cleanRange(_ raw: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var start = 0
+        var end = raw.count
+        while start < end, isASCIISpace(raw[start]) { start &+= 1 }
+        while end > start, isASCIISpace(raw[end &- 1]) { end &-= 1 }
+        var previousSpace = false
+        var i = start
+        while i < end {
+            let b = raw[i]
+            if b >= 0x80 {
+                if b == 0xC2 || (b >= 0xE1 && b <= 0xE3) { return nil }
+                previousSpace = false
+            } else if b == 0x20 {
+                if previousSpace { return nil }
+                previousSpace = true
+            } else if b >= 0x09 && b <= 0x0D {
+                return nil
+            } else {
+                previousSpace = false
+            }
+            i &+= 1
+        }
+        return start..<end
+    }
+
+    private static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+
     private static func normalized(_ raw: String) -> String? {
         var out = ""
         var pendingSpace = false
@@ -133,13 +196,13 @@ enum CamtValues {
         return out.isEmpty ? nil : out
     }
 
-    private static func ymd(_ b: [UInt8]) -> (Int, Int, Int)? {
+    private static func ymd(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard b.count >= 10, let y = number(b, 0, 4), b[4] == UInt8(ascii: "-"), let m = number(b, 5, 2),
               b[7] == UInt8(ascii: "-"), let d = number(b, 8, 2) else { return nil }
         return (y, m, d)
     }
 
-    private static func number(_ b: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start >= 0, start + count <= b.count else { return nil }
         var value = 0
         for i in start..<(start + count) {
