@@ -54,10 +54,18 @@ if ! swift build -c release --build-path "$spm" --target CofferFormats \
 fi
 rel="$spm/release"
 objects=()
-for module in CofferModel CofferFormats Yams CYaml; do
-    while IFS= read -r object; do objects+=("$object"); done < <(find "$rel/$module.build" -name '*.o')
+# Every module of the instrumented build: CofferFormats and what it depends on (CofferModel, Yams, and since the
+# orders of issue 18 ZIPFoundation, X509, SwiftASN1 and swift-crypto with their C parts). The build path is the
+# fuzzer's own, so it holds nothing else.
+for build in "$rel"/*.build; do
+    while IFS= read -r object; do objects+=("$object"); done < <(find "$build" -name '*.o')
 done
 cyaml_include="$(find "$spm/checkouts" -path '*Sources/CYaml/include' -type d | head -1)"
+# The C modules' headers and module maps, for the Swift modules that import them.
+extra_includes=()
+for mm in "$rel"/*.build/module.modulemap; do [[ -f $mm ]] && extra_includes+=(-Xcc "-fmodule-map-file=$mm"); done
+while IFS= read -r include; do extra_includes+=(-I "$include"); done < <(find "$spm/checkouts" \
+    \( -path '*Sources/CZLib' -o -path '*Sources/CCryptoBoringSSL*/include' -o -path '*Sources/_CertificateInternals/include' \) -type d)
 
 package_name="$(basename "$root" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]/_/g')"
 mkdir -p "$out/bin" "$out/logs"
@@ -72,7 +80,7 @@ for target in "${targets[@]}"; do
     # name is the root folder's, lower-cased, with other characters than letters and digits as '_'.
     # CofferFormats imports CLibXML2 (Sources/CLibXML2/module.modulemap), whose headers pkg-config finds.
     swiftc -O -parse-as-library "${flags[@]}" -use-ld=lld -module-name "$name" -package-name "$package_name" \
-        -I "$rel/Modules" -I "$cyaml_include" -I Sources/CLibXML2 \
+        -I "$rel/Modules" -I "$cyaml_include" -I Sources/CLibXML2 "${extra_includes[@]}" -lz -lstdc++ \
         $(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
         "Fuzz/$name/main.swift" "${objects[@]}" -o "$out/bin/$name"
 done
