@@ -350,9 +350,9 @@ part peers && for n in "${PEER_SIZES[@]}"; do
     done
     # Coffer without its store, like the peers: identify, parse and normalize, printing every transaction.
     for f in ofx1 ofx2 csv; do
-        ext=ofx; [[ $f == csv ]] && ext=csv
+        input=$OUT/data/$f-$n.ofx; [[ $f == csv ]] && input=$OUT/data/Chase1234_Activity_$n.CSV
         log "coffer parse $f $n"
-        hf "parse.$f.$n" "$runs" "$COFFER parse --format ndjson $OUT/data/$f-$n.$ext > /dev/null"
+        hf "parse.$f.$n" "$runs" "$COFFER parse --format ndjson $input > /dev/null"
     done
     log "hledger csv $n"
     hf "peer.hledger.csv.$n" "$runs" "hledger -f $OUT/data/Chase1234_Activity_$n.CSV --rules-file scripts/bench/chase.rules print > /dev/null"
