@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [seconds-per-target] [target...]     # targets: ofx camt csv mt940 qif (default: all five)
 #
-# Everything goes to .build-fuzz/ (gitignored): the SwiftPM build of CofferModel, CofferFormats and Yams with
+# Everything goes to .build-fuzz/ (gitignored): the SwiftPM build of CofferFormats and its dependencies with
 # -sanitize=fuzzer,address (spm/), the three fuzzers (bin/), seed corpora copied from feeds/ at run time
 # (corpus/<target>/, grown by the run), crash and hang inputs (crashes/<target>/) and logs (logs/).
 # Exits non-zero when any target found a crash, a hang (-timeout) or ran out of memory (-rss_limit_mb).
