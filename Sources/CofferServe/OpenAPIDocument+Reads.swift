@@ -156,28 +156,7 @@ extension OpenAPIDocument {
           "schema": {
             "type": "array",
             "minItems": 1,
-            "items": {
-              "type": "string",
-              "enum": [
-                "adjustment",
-                "atm",
-                "billPayment",
-                "check",
-                "deposit",
-                "directDebit",
-                "directDeposit",
-                "dividend",
-                "fee",
-                "interest",
-                "loan",
-                "pointOfSale",
-                "refund",
-                "standingOrder",
-                "transfer",
-                "unknown",
-                "withdrawal"
-              ]
-            }
+            "items": {"$ref": "#/components/schemas/TransactionType"}
           }
         },
         {

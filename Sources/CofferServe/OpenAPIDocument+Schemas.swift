@@ -13,6 +13,11 @@ extension OpenAPIDocument {
       "type": {"type": "string", "format": "uri-reference", "examples": ["about:blank"]}
     }
   },
+  "UUIDText": {
+    "type": "string",
+    "format": "uuid",
+    "description": "A UUID, as Swift's uuidString writes it (uppercase)."
+  },
   "DateText": {
     "type": "string",
     "description": "A calendar day (`2026-03-14`, a statement that gave no time) or an ISO 8601 instant with its offset (`2026-03-14T09:30:00Z`, `2026-03-31T20:00:00-08:00`, milliseconds when it has a fraction of a second).",
@@ -77,11 +82,7 @@ extension OpenAPIDocument {
     "required": ["currencyCode", "displayName", "id", "institutionName", "kind"],
     "properties": {
       "kind": {"type": "string", "const": "asset"},
-      "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      },
+      "id": {"$ref": "#/components/schemas/UUIDText"},
       "displayName": {"type": "string"},
       "accountDescription": {"type": "string"},
       "institutionName": {"type": "string"},
@@ -94,11 +95,7 @@ extension OpenAPIDocument {
     "required": ["creditInformation", "currencyCode", "displayName", "id", "institutionName", "kind"],
     "properties": {
       "kind": {"type": "string", "const": "liability"},
-      "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      },
+      "id": {"$ref": "#/components/schemas/UUIDText"},
       "displayName": {"type": "string"},
       "accountDescription": {"type": "string"},
       "institutionName": {"type": "string"},
@@ -121,16 +118,8 @@ extension OpenAPIDocument {
     "type": "object",
     "required": ["accountID", "currentBalance", "id"],
     "properties": {
-      "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      },
-      "accountID": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      },
+      "id": {"$ref": "#/components/schemas/UUIDText"},
+      "accountID": {"$ref": "#/components/schemas/UUIDText"},
       "currentBalance": {"$ref": "#/components/schemas/CurrentBalance"}
     }
   },
@@ -170,16 +159,8 @@ extension OpenAPIDocument {
       "transactionType"
     ],
     "properties": {
-      "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      },
-      "accountID": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      },
+      "id": {"$ref": "#/components/schemas/UUIDText"},
+      "accountID": {"$ref": "#/components/schemas/UUIDText"},
       "transactionAmount": {"$ref": "#/components/schemas/CurrencyAmount"},
       "foreignCurrencyAmount": {"$ref": "#/components/schemas/CurrencyAmount"},
       "foreignCurrencyExchangeRate": {"$ref": "#/components/schemas/Decimal"},
@@ -196,11 +177,7 @@ extension OpenAPIDocument {
         "type": "integer",
         "description": "Seconds east of UTC of the time the statement gave; absent when it gave only a day."
       },
-      "orderID": {
-        "type": "string",
-        "format": "uuid",
-        "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-      }
+      "orderID": {"$ref": "#/components/schemas/UUIDText"}
     }
   },
   "AccountList": {
@@ -245,11 +222,7 @@ extension OpenAPIDocument {
           "type": "object",
           "required": ["accountID"],
           "properties": {
-            "accountID": {
-              "type": "string",
-              "format": "uuid",
-              "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-            },
+            "accountID": {"$ref": "#/components/schemas/UUIDText"},
             "earliestDate": {"type": "string", "format": "date"}
           }
         }
@@ -348,11 +321,7 @@ extension OpenAPIDocument {
     "properties": {
       "deleted": {
         "type": "array",
-        "items": {
-          "type": "string",
-          "format": "uuid",
-          "description": "A UUID, as Swift's uuidString writes it (uppercase)."
-        },
+        "items": {"$ref": "#/components/schemas/UUIDText"},
         "description": "Ids of records removed."
       },
       "hasMore": {

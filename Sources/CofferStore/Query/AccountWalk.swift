@@ -84,8 +84,8 @@ package final class QueryRunReport: @unchecked Sendable {  // written by the one
 }
 
 extension FinanceStore {
-    /// `transactions(query:)`, telling in `report` which plan answered (`AccountWalk`).
-    package func transactions(query: TransactionQuery, report: QueryRunReport) async throws -> [Transaction] {
+    /// `transactions(query:)`, telling in `report`, when given, which plan answered (`AccountWalk`).
+    package func transactions(query: TransactionQuery, report: QueryRunReport?) async throws -> [Transaction] {
         let after = try query.after.map { try Keyset.position(of: $0, sort: query.sortDescriptors) }
         return try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
                              extra: Self.searchCondition(query.searchText), after: after, report: report)

@@ -75,9 +75,7 @@ extension FinanceStore {
 
     /// Transactions matching the query.
     public func transactions(query: TransactionQuery) async throws -> [Transaction] {
-        let after = try query.after.map { try Keyset.position(of: $0, sort: query.sortDescriptors) }
-        return try await run(Self.transactionPlan, query.predicate, query.sortDescriptors, query.limit, query.offset,
-                             extra: Self.searchCondition(query.searchText), after: after)
+        try await transactions(query: query, report: nil)
     }
 
     /// `LIKE` over the folded texts (`txn.folded_text`, see `SearchFolding`), with the search text folded the same
