@@ -33,7 +33,10 @@ public final class FinanceStore: Sendable {
     public let access: Access
     /// Batch size and poll interval of the history sequences this store makes (a parameter, not ambient state).
     public let historyOptions: HistoryOptions
-    let pool: DatabasePool
+    /// GRDB's pool: writes, migrations and the rarer reads (opened at first use for `.readOnly`; `GRDBPool`).
+    let pools: GRDBPool
+    /// GRDB's pool, opened now if it was not.
+    var pool: DatabasePool { get throws { try pools.pool } }
     /// Connections that queries and history read through, on `readThreads` (`readOffPool`).
     let readers: ReaderPool
     /// The threads `readOffPool` runs reads on, off the cooperative pool.
@@ -105,15 +108,11 @@ public final class FinanceStore: Sendable {
             }
         }
         readers = ReaderPool(path: path, first: checked)
-        do {
-            pool = try DatabasePool(path: path, configuration: config)
-        } catch {
-            throw StoreFile.describe(error, path: path)
-        }
+        pools = GRDBPool(path: path, configuration: config)
         do {
             let migrator = Schema.migrator
             if access == .readWrite {
-                try migrator.migrate(pool)
+                try migrator.migrate(pools.pool)
             } else {
                 var complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
                 if !complete, FileManager.default.isWritableFile(atPath: path) {
@@ -147,7 +146,7 @@ public final class FinanceStore: Sendable {
         storeID = owner.storeID
         access = owner.access
         historyOptions = owner.historyOptions
-        pool = owner.pool
+        pools = owner.pools
         readers = owner.readers
         readThreads = owner.readThreads
         tokenKeyData = owner.tokenKeyData

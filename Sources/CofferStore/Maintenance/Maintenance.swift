@@ -87,13 +87,14 @@ extension FinanceStore {
             let visible = Set(try await accounts(query: AccountQuery()).map(\.id))
             return try await base.maskedAccountNumbers().filter { visible.contains($0.key) }
         }
-        return try await read { db in
+        // On the store's reader connections, as queries: `coffer transactions --account 1234` asks this in a
+        // one-shot process, which then never opens GRDB's connections (`GRDBPool`).
+        return try await readOffPool { job in try job.read { connection in
+            let statement = try connection.statement("SELECT id, masked_number FROM account WHERE masked_number IS NOT NULL")
             var out: [UUID: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, masked_number FROM account WHERE masked_number IS NOT NULL") {
-                out[row[0]] = row[1]
-            }
+            while try statement.step() { out[try statement.uuid(0, column: "id")] = statement.text(1) }
             return out
-        }
+        } }
     }
 
     /// Earlier imports, newest first.

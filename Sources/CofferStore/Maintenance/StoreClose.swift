@@ -32,7 +32,7 @@ extension FinanceStore {
         if let base { return ownsBase ? base.close(waitingAtMost: timeout) : Self.walIsEmpty(path: path) }
         readers.close()
         do {
-            try pool.close()
+            try pools.closing()?.close()
             // Every connection of this store is closed: the descriptor kept since opening can go (closing it
             // earlier would have dropped their locks).
             if let fd = openingLock.withLock({ $0.take() }) { posixClose(fd) }

@@ -98,17 +98,26 @@ extension FinanceStore {
         let saver = orderSaver
         // A client without the orders type sees no links (its transactions still list).
         do { _ = try requireOrders(saver) } catch { return [:] }
-        return try await orderRead { db in
-            var out: [UUID: UUID] = [:]
-            let wanted = Set(ids)
-            // The owner may see two savers' copies of one order: the first saved is shown.
-            for row in try Row.fetchAll(db, Self.visibleOrders(saver).filter(OrderRecord.Columns.transactionID != nil)
-                                            .select(OrderRecord.Columns.transactionID, OrderRecord.Columns.id)
-                                            .order(Column(OrderRecord.CodingKeys.savedAt), OrderRecord.Columns.id)) {
-                let transaction: UUID = row[0]
-                if wanted.contains(transaction), out[transaction] == nil { out[transaction] = row[1] }
-            }
-            return out
+        guard !ids.isEmpty else { return [:] }
+        // On the store's reader connections, as queries: `coffer transactions --format ndjson` asks this in a
+        // one-shot process, which then never opens GRDB's connections (`GRDBPool`).
+        do {
+            return try await readOffPool { job in try job.read { connection in
+                var sql = "SELECT transaction_id, id FROM wallet_order WHERE transaction_id IS NOT NULL"
+                if case .client = saver { sql += " AND client_id = ?" }
+                // The owner may see two savers' copies of one order: the first saved is shown.
+                let statement = try connection.statement(sql + " ORDER BY saved_at, id")
+                if case .client(let id) = saver { try statement.bind(id, at: 1) }
+                var out: [UUID: UUID] = [:]
+                let wanted = Set(ids)
+                while try statement.step() {
+                    let transaction = try statement.uuid(0, column: "transaction_id")
+                    if wanted.contains(transaction), out[transaction] == nil { out[transaction] = try statement.uuid(1, column: "id") }
+                }
+                return out
+            } }
+        } catch FinanceError.dataRestricted {
+            throw FinanceError.dataRestricted(.orders)
         }
     }
 
