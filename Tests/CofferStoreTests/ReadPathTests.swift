@@ -65,6 +65,17 @@ import Testing
         let a = try await store.accounts(query: AccountQuery()).sorted { $0.id.uuidString < $1.id.uuidString }
         let writtenAccounts = try store.write { w in try [asset.id, card.id].compactMap { try w.account(id: $0) } }.sorted { $0.id.uuidString < $1.id.uuidString }
         #expect(a.count == 2 && a == writtenAccounts)
+        // Whole records too (keys, masked number, bookkeeping), read column by column, and by name for another list.
+        let grdbRecords = try await store.read { db in try AccountRecord.order(AccountRecord.Columns.id).fetchAll(db) }
+        for columns in [AccountRecord.selectList, "created_seq, " + AccountRecord.selectList.replacingOccurrences(of: ", created_seq", with: "")] {
+            let direct = try store.readNow { connection in
+                let statement = try connection.statement("SELECT \(columns) FROM account ORDER BY id")
+                var out: [AccountRecord] = []
+                while try statement.step() { out.append(try AccountRecord.decode(statement)) }
+                return out
+            }
+            #expect(direct.count == 2 && direct == grdbRecords, "\(columns)")
+        }
         let b = try await store.accountBalances(query: AccountBalanceQuery()).sorted { $0.id.uuidString < $1.id.uuidString }
         let writtenBalances = try await store.read { db in try BalanceRecord.fetchAll(db).map { try $0.balance() } }.sorted { $0.id.uuidString < $1.id.uuidString }
         #expect(b.count == 2 && b == writtenBalances)
