@@ -25,7 +25,9 @@ public struct CurrencyAmount: Hashable, Sendable, Codable {
 
     /// ISO 4217 minor units; 2 where the code is not one of the exceptions.
     public static func minorUnits(for currencyCode: String) -> Int {
-        switch currencyCode.uppercased() {
+        // Codes are stored upper-case: no `uppercased()` copy for them (every amount written as JSON asks).
+        let isUpper = currencyCode.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        switch isUpper ? currencyCode : currencyCode.uppercased() {
         case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV",
              "XAF", "XOF", "XPF":
             return 0

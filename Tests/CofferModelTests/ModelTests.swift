@@ -225,6 +225,15 @@ let day = CalendarDay.date(year: 2026, month: 3, day: 14)!
 }
 
 @Suite struct ModelJSONTests {
+    @Test func minorUnitsFollowISO4217InAnyLetterCase() {
+        for (code, units) in [("USD", 2), ("usd", 2), ("JPY", 0), ("jpy", 0), ("Kwd", 3), ("KWD", 3), ("CLF", 4), ("clf", 4),
+                              ("", 2), ("XYZ", 2), ("JP", 2), ("JPY ", 2), ("ÄÖÜ", 2)] {
+            #expect(CurrencyAmount.minorUnits(for: code) == units, "\(code)")
+        }
+        #expect(CurrencyAmount(amount: 5, currencyCode: "jpy").amountText == "5")
+        #expect(CurrencyAmount(amount: 5, currencyCode: "eur").amountText == "5.00")
+    }
+
     /// What the CLI wrote before `CalendarDay.text`: Foundation's ISO 8601 formatters.
     static func referenceDate(_ date: Date) -> String {
         if CalendarDay.isMidnightUTC(date) { return CalendarDay.string(date) }
