@@ -47,15 +47,30 @@ public enum CalendarDay {
     public static func string(_ date: Date) -> String {
         let days = dayNumber(date)
         let c = civilFromDays(days)
-        // By hand: String(format:) costs more than the rest of a fingerprint.
-        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
-        var y = max(0, min(9999, c.year))
+        // By hand: String(format:) costs more than the rest of a fingerprint. Ten bytes make a small string, written
+        // in place (no array to allocate).
+        return String(unsafeUninitializedCapacity: 10) { bytes in
+            write(year: c.year, month: c.month, day: c.day, into: bytes)
+            return 10
+        }
+    }
+
+    /// Writes the day number's `2026-03-14` (ten bytes, as `string(day:)`) at the start of `bytes`.
+    public static func write(day: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        let c = civilFromDays(day)
+        write(year: c.year, month: c.month, day: c.day, into: bytes)
+    }
+
+    @inline(__always)
+    static func write(year: Int, month: Int, day: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        var y = max(0, min(9999, year))
         for i in (0..<4).reversed() { bytes[i] = UInt8(ascii: "0") + UInt8(y % 10); y /= 10 }
-        bytes[5] = UInt8(ascii: "0") + UInt8(c.month / 10)
-        bytes[6] = UInt8(ascii: "0") + UInt8(c.month % 10)
-        bytes[8] = UInt8(ascii: "0") + UInt8(c.day / 10)
-        bytes[9] = UInt8(ascii: "0") + UInt8(c.day % 10)
-        return String(decoding: bytes, as: UTF8.self)
+        bytes[4] = UInt8(ascii: "-")
+        bytes[5] = UInt8(ascii: "0") + UInt8(month / 10)
+        bytes[6] = UInt8(ascii: "0") + UInt8(month % 10)
+        bytes[7] = UInt8(ascii: "-")
+        bytes[8] = UInt8(ascii: "0") + UInt8(day / 10)
+        bytes[9] = UInt8(ascii: "0") + UInt8(day % 10)
     }
 
     /// Whether the date is exactly midnight UTC (a date-only value).

@@ -60,16 +60,50 @@ extension ExactDecimal {
 
     static func fastText(_ value: Decimal) -> String? {
         guard let p = parts(value) else { return nil }
-        var digits = Array(String(p.mantissa).utf8)
-        if p.exponent > 0 {
-            if p.mantissa != 0 { digits += Array(repeating: UInt8(ascii: "0"), count: p.exponent) }
-        } else if p.exponent < 0 {
-            let fraction = -p.exponent
-            if digits.count <= fraction { digits = Array(repeating: UInt8(ascii: "0"), count: fraction - digits.count + 1) + digits }
-            digits.insert(UInt8(ascii: "."), at: digits.count - fraction)
+        // Written into a stack buffer, not built from `String(mantissa)` and arrays (four allocations per amount;
+        // this runs for every fingerprint and every amount printed). At most a sign, 20 digits, a point and 128
+        // zeros: the exponent is an `Int8`.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 192) { out -> String in
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // the mantissa's digits, least significant first
+            let digitCount = withUnsafeMutableBytes(of: &digits) { raw -> Int in
+                var m = p.mantissa
+                var n = 0
+                repeat {
+                    raw[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
+                    m /= 10
+                    n &+= 1
+                } while m != 0
+                return n
+            }
+            var count = 0
+            func put(_ byte: UInt8) {
+                out[count] = byte
+                count &+= 1
+            }
+            withUnsafeBytes(of: &digits) { raw in
+                func putDigits(_ from: Int, _ to: Int) {  // most significant first, positions counted from the left
+                    for i in from..<to { put(raw[digitCount &- 1 &- i]) }
+                }
+                if p.negative { put(UInt8(ascii: "-")) }
+                if p.exponent >= 0 {
+                    putDigits(0, digitCount)
+                    if p.mantissa != 0 { for _ in 0..<p.exponent { put(UInt8(ascii: "0")) } }
+                } else {
+                    let fraction = -p.exponent
+                    if digitCount <= fraction {  // 0.00ddd
+                        put(UInt8(ascii: "0"))
+                        put(UInt8(ascii: "."))
+                        for _ in 0..<(fraction &- digitCount) { put(UInt8(ascii: "0")) }
+                        putDigits(0, digitCount)
+                    } else {
+                        putDigits(0, digitCount &- fraction)
+                        put(UInt8(ascii: "."))
+                        putDigits(digitCount &- fraction, digitCount)
+                    }
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self)
         }
-        if p.negative { digits.insert(UInt8(ascii: "-"), at: 0) }
-        return String(decoding: digits, as: UTF8.self)
     }
 
     static func fastScaled(_ value: Decimal, scale: Int) -> Int64?? {

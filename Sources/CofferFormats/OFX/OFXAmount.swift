@@ -49,19 +49,23 @@ enum OFXAmount {
         var significant = 0
         var fractionDigits = 0
         var sawDigit = false
-        var normalized: [UInt8] = []
         for i in start..<end {
             let b = value[i]
-            if i == decimalMark { normalized.append(0x2E); continue }
+            if i == decimalMark { continue }
             guard b >= 0x30, b <= 0x39 else { continue }  // grouping mark
             sawDigit = true
-            normalized.append(b)
             if decimalMark >= 0, i > decimalMark { fractionDigits &+= 1 }
             if significant > 0 || b != 0x30 { significant &+= 1 }
             if significant <= 19 { significand = significand &* 10 &+ UInt64(b &- 0x30) }
         }
         guard sawDigit, fractionDigits <= 38 else { return nil }  // beyond that, Decimal's exponent runs out
         if significant > 19 {
+            // Rare: the digits and the point again, without grouping marks (not gathered in the loop above: an
+            // array per amount).
+            var normalized: [UInt8] = []
+            for i in start..<end {
+                if i == decimalMark { normalized.append(0x2E) } else if value[i] >= 0x30, value[i] <= 0x39 { normalized.append(value[i]) }
+            }
             guard let magnitude = ExactDecimal.parse(String(decoding: normalized, as: UTF8.self)) else { return nil }
             return negative ? -magnitude : magnitude
         }

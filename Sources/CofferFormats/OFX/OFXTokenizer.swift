@@ -33,14 +33,18 @@ final class OFXTokenizer {
 
     let file: String
     /// Unconsumed bytes: `storage[0..<count]`.
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity = 0
-    private var count = 0
+    ///
+    /// `@exclusivity(unchecked)`, as in `CamtHandler`: the tokenizer is used from one thread and never hands these
+    /// out `inout` to code that could reach them again, and the runtime's check (a thread-local access set) on every
+    /// `find` and every byte run cost more than the scanning itself.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var count = 0
     /// Absolute offset of `storage[0]` in the input.
-    private var base = 0
-    private var line = 1
-    private var lineStart = 0
-    private var previousWasCR = false
+    @exclusivity(unchecked) private var base = 0
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var lineStart = 0
+    @exclusivity(unchecked) private var previousWasCR = false
 
     init(file: String) {
         self.file = file

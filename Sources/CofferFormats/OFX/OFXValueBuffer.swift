@@ -3,9 +3,11 @@
 /// For example, `<NAME>Caf` + `é &amp; Co` (two text pieces) gather here; `decodeEntities(from:)` turns the
 /// `&amp;` into `&`, and `trimmed` hands the assembler `Café & Co` without a copy.
 final class OFXValueBuffer {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity = 256
-    private(set) var count = 0
+    // `@exclusivity(unchecked)`, as in `CamtHandler`: one thread, never reentered, and the runtime's access check
+    // (a thread-local access set per `append` and `trimmed`) cost more than copying the value.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity = 256
+    @exclusivity(unchecked) private(set) var count = 0
 
     init() { storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256) }
 

@@ -36,25 +36,52 @@ package struct Fingerprint: Hashable, Sendable {
         mix(0x7C)
         for byte in t.transactionAmount.currencyCode.utf8 { mix(byte) }
         mix(0x7C)
-        for scalar in t.originalTransactionDescription.unicodeScalars {
-            if scalar.isASCII {
-                // ASCII by hand: Unicode property look-ups cost more than the whole hash.
-                let byte = UInt8(scalar.value)
+        var description = t.originalTransactionDescription
+        let ascii = description.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            // The common case by bytes: an ASCII text's scalars are its bytes.
+            for byte in bytes {
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): mix(byte)
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"): mix(byte + 32)
                 default: break
                 }
-            } else if scalar.properties.isAlphabetic {
-                for lowered in scalar.properties.lowercaseMapping.utf8 { mix(lowered) }
+            }
+            return true
+        }
+        if !ascii {
+            for scalar in description.unicodeScalars {
+                if scalar.isASCII {
+                    // ASCII by hand: Unicode property look-ups cost more than the whole hash.
+                    let byte = UInt8(scalar.value)
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): mix(byte)
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): mix(byte + 32)
+                    default: break
+                    }
+                } else if scalar.properties.isAlphabetic {
+                    for lowered in scalar.properties.lowercaseMapping.utf8 { mix(lowered) }
+                }
             }
         }
         hash = h
-        let hex = String(h, radix: 16)
-        let suffix = ":" + String(repeating: "0", count: 16 - hex.count) + hex
         let day = t.localDay
-        key = CalendarDay.string(day: day) + suffix
+        key = Fingerprint.key(day: day, hash: h)
         let utcDay = CalendarDay.dayNumber(t.transactionDate)
-        legacyKey = utcDay == day ? nil : CalendarDay.string(day: utcDay) + suffix
+        legacyKey = utcDay == day ? nil : Fingerprint.key(day: utcDay, hash: h)
+    }
+
+    /// `2026-03-14:` and the hash as 16 lowercase hex digits, written into the string's own storage (building it
+    /// from `String(radix:)`, padding and two concatenations cost three allocations more).
+    static func key(day: Int, hash: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 27) { bytes in
+            CalendarDay.write(day: day, into: bytes)
+            bytes[10] = UInt8(ascii: ":")
+            for i in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * i)) & 0x0F
+                bytes[11 + i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 27
+        }
     }
 }

@@ -7,6 +7,7 @@ extension DescriptionCleaner {
     /// letters (`CVS`, `BP`) and fixed spellings (`GmbH`, `eBay`) come from `DescriptionWords`.
     /// `allCaps` says whether the whole text came in capitals (the name alone is rendered as in the whole).
     static func render(_ kept: [DescriptionToken], _ bytes: UnsafeBufferPointer<UInt8>, allCaps: Bool) -> String {
+        if kept.isEmpty { return "" }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         for (position, token) in kept.enumerated() {

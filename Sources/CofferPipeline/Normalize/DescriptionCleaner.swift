@@ -48,10 +48,14 @@ package struct DescriptionCleaner: Sendable {
             let tokens = DescriptionToken.split(bytes)
             let first = DescriptionCleaner.skipPrefixes(tokens, bytes)
             let kept = DescriptionCleaner.keptTokens(tokens, from: first, bytes)
-            var display = kept.display
+            // Most texts keep a name and nothing beside it: then the display text is the name, rendered once.
+            let nameOnly = kept.details.isEmpty && kept.trailing.isEmpty
+            var display = nameOnly ? kept.name : kept.display
             if display.isEmpty { display = tokens.filter { !$0.isStar } }
             let allCaps = !display.contains { $0.lowercase > 0 }
-            return (DescriptionCleaner.render(display, bytes, allCaps: allCaps),
+            let displayText = DescriptionCleaner.render(display, bytes, allCaps: allCaps)
+            if nameOnly { return (displayText, kept.name.isEmpty ? "" : displayText, "") }
+            return (displayText,
                     DescriptionCleaner.render(kept.name, bytes, allCaps: allCaps),
                     DescriptionCleaner.render(kept.details.map(\.token) + kept.trailing, bytes, allCaps: allCaps))
         }

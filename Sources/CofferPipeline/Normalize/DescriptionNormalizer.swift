@@ -51,17 +51,39 @@ package struct DescriptionNormalizer: Sendable {
 
     /// The original description of a raw transaction: its name, else its memo, else "".
     package static func originalDescription(of transaction: RawTransaction) -> String {
-        if let name = transaction.name, !name.allSatisfy({ $0.isWhitespace }) { return name }
+        if let name = transaction.name, !isBlank(name) { return name }
         return transaction.memo ?? ""
+    }
+
+    /// Whether every character of the text is white space (true for ""), as `allSatisfy(\.isWhitespace)` says.
+    ///
+    /// Byte by byte while the text is ASCII: there every byte is a character of its own (but CR LF, both white
+    /// space), so an ASCII byte that is not white space is a character that is not. The first non-ASCII byte hands
+    /// the text to `Character`, whose grapheme breaking cost more than the rest of the description's handling.
+    static func isBlank(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            if byte >= 0x80 { return text.allSatisfy { $0.isWhitespace } }
+            if byte != 0x20 && (byte < 0x09 || byte > 0x0D) { return false }
+        }
+        return true
     }
 
     /// Normalizes the text fields of a raw transaction; `accountMatches` (from `rules.accountMatches(id:names:)`) says
     /// which rules its account meets.
     package func normalize(_ transaction: RawTransaction, accountMatches: [Bool] = []) -> NormalizedDescription {
-        var typeText = DescriptionNormalizer.originalDescription(of: transaction)
-        if let memo = transaction.memo, transaction.name != nil, !memo.isEmpty { typeText += " / " + memo }
+        let original = DescriptionNormalizer.originalDescription(of: transaction)
+        // The text type keywords are looked for in: only needed when the feed's own type says nothing.
+        var typeText: String?
+        if transaction.transactionType == nil || transaction.transactionType == .unknown {
+            var text = original
+            if let memo = transaction.memo, transaction.name != nil, !memo.isEmpty {
+                text += " / "
+                text += memo
+            }
+            typeText = text
+        }
         let indicator = transaction.resolvedIndicator
-        return normalize(text: DescriptionNormalizer.originalDescription(of: transaction), typeText: typeText,
+        return normalize(text: original, typeText: typeText,
                          feedMerchant: transaction.merchantName, feedMCC: transaction.merchantCategoryCode,
                          category: transaction.category, typeCode: transaction.typeCode,
                          feedType: transaction.transactionType, indicator: indicator,

@@ -60,11 +60,11 @@ struct TransactionPreparer {
     /// account.
     private var accountMatches: [Bool] = []
     private var salt: UInt64 = 0
-    private var seenIDs: Set<UInt64> = []
-    private var seenFingerprints: Set<UInt64> = []
+    private var seenIDs = HashSet64()
+    private var seenFingerprints = HashSet64()
     /// Occurrence counts of the fingerprints seen more than once, over the file (legacy) and per day.
     private var repeats: [UInt64: Int] = [:]
-    private var seenDayFingerprints: Set<UInt64> = []
+    private var seenDayFingerprints = HashSet64()
     /// Per account, decided when the file first names it (`ResolvedAccount.mayHoldFileWideOccurrences`): whether
     /// the file-wide occurrence is counted.
     private var countsFileWide: [UUID: Bool] = [:]
@@ -106,19 +106,19 @@ struct TransactionPreparer {
             let day = UInt64(bitPattern: Int64(prepared.transaction.localDay))
             let key = prepared.fingerprint.hash ^ salt
             let dayKey = key ^ (day &* 0x9E37_79B9_7F4A_7C15)
-            if !seenDayFingerprints.insert(dayKey).inserted {
+            if !seenDayFingerprints.insert(dayKey) {
                 let occurrence = (dayRepeats[dayKey] ?? 1) + 1
                 dayRepeats[dayKey] = occurrence
                 prepared.occurrence = occurrence
             }
             if !countFileWide {
                 prepared.legacyOccurrence = prepared.occurrence  // nothing stored under a file-wide number to find
-            } else if !seenFingerprints.insert(key).inserted {
+            } else if !seenFingerprints.insert(key) {
                 let occurrence = (repeats[key] ?? 1) + 1
                 repeats[key] = occurrence
                 prepared.legacyOccurrence = occurrence
             }
-            if let id = prepared.externalID, !seenIDs.insert(Self.hash(id) ^ salt).inserted {
+            if let id = prepared.externalID, !seenIDs.insert(Self.hash(id) ^ salt) {
                 // Kept, and matched by its content instead of its id.
                 prepared.externalID = nil
                 prepared.repeatedID = true

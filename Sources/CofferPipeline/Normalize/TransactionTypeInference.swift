@@ -33,7 +33,9 @@ package enum TransactionTypeInference {
             normalized = String(normalized.trimmingCharacters(in: .whitespaces).map { $0 == " " ? "_" : $0 })
         }
         if let type = codes[normalized] { return direction(type, indicator) }
-        // camt `BkTxCd` domain/family/sub-family, `PMNT/CCRD/POSD` or `PMNT-CCRD-POSD`: the sub-family decides.
+        // camt `BkTxCd` domain/family/sub-family, `PMNT/CCRD/POSD` or `PMNT-CCRD-POSD`: the sub-family decides. A
+        // code with neither separator (`DEBIT`, `OTHER`: most codes not in the table) makes no array of parts.
+        guard normalized.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "-") }) else { return nil }
         if let last = normalized.split(whereSeparator: { $0 == "/" || $0 == "-" }).last, last.count < normalized.count,
            let type = camtSubFamilies[String(last)]
         {
