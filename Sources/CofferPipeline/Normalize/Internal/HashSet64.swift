@@ -6,12 +6,16 @@
 /// Why not `Set<UInt64>`: the preparer inserts two or three keys per transaction that are hashes already (FNV-1a of
 /// an id, a fingerprint's hash, mixed with a salt), and `Set` hashes each again with SipHash and rehashes them all
 /// through `Hasher` when it grows: half a microsecond per transaction, an eighth of the normalize stage. Here a
-/// multiply by the golden ratio spreads the key over the table. The table grows at the same load as `Set` (3/4),
+/// multiply by a random odd number, top bits kept (multiply-shift, a universal family), spreads the key over the
+/// table: the keys come from a statement file, and a fixed multiplier would let a crafted file pile its ids into
+/// one run of slots (quadratic probing time). The table grows at the same load as `Set` (3/4),
 /// so it takes no more memory (8 bytes a slot: 16 MB at a million keys).
 struct HashSet64 {
     /// 0 marks an empty slot; the key 0 itself is kept in `hasZero`.
     private var slots: [UInt64]
     private var shift: UInt64
+    /// Odd, drawn per table (again when it grows).
+    private let multiplier = UInt64.random(in: 1...UInt64.max) | 1
     private var hasZero = false
     private(set) var count = 0
 
@@ -32,10 +36,10 @@ struct HashSet64 {
             return !hasZero
         }
         if (count &+ 1) > slots.count / 4 * 3 { grow() }
-        let shift = self.shift
+        let (shift, multiplier) = (self.shift, self.multiplier)
         let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
             let mask = slots.count &- 1
-            var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var index = Int(truncatingIfNeeded: (key &* multiplier) >> shift)
             while true {
                 let held = slots[index]
                 if held == key { return false }
@@ -55,7 +59,7 @@ struct HashSet64 {
         if key == 0 { return hasZero }
         return slots.withUnsafeBufferPointer { slots in
             let mask = slots.count &- 1
-            var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var index = Int(truncatingIfNeeded: (key &* multiplier) >> shift)
             while true {
                 let held = slots[index]
                 if held == key { return true }
