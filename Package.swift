@@ -106,12 +106,14 @@ let package = Package(
             "Coffer",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "CofferModelTests", dependencies: ["CofferModel"]),
-        .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats"]),
+        // SplitMix64, the seeded generator the property and mutation tests share.
+        .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport"),
+        .testTarget(name: "CofferModelTests", dependencies: ["CofferModel", "CofferTestSupport"]),
+        .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats", "CofferTestSupport"]),
         .testTarget(name: "CofferStoreTests", dependencies: [
-            "CofferStore", .product(name: "Clocks", package: "swift-clocks"),
+            "CofferStore", "CofferTestSupport", .product(name: "Clocks", package: "swift-clocks"),
         ]),
-        .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore"]),
+        .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore", "CofferTestSupport"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
         .testTarget(name: "CofferExportTests", dependencies: ["CofferExport", "CofferPipeline", "CofferStore"]),
         .testTarget(name: "CofferServeTests", dependencies: [

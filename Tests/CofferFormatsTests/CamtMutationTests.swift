@@ -2,21 +2,12 @@ import CofferModel
 import Foundation
 import Testing
 @testable import CofferFormats
+import CofferTestSupport
 
 /// Seeded random mutations of the samples (byte flips, cuts, duplicated and dropped spans, injected markup):
 /// each either parses or throws `CofferError`. A crash or a hang fails the run.
 @Suite struct CamtMutationTests {
-    /// A small deterministic generator (SplitMix64), so a failure reproduces from its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = SplitMix64
 
     static let fragments: [[UInt8]] = [
         "<", ">", "</Ntry>", "<Ntry>", "&", "&amp;", "<![CDATA[x]]>", "<!--", "-->", "\u{0}", "\u{FEFF}",

@@ -1,21 +1,12 @@
 import Foundation
 import Testing
 @testable import CofferModel
+import CofferTestSupport
 
 /// `ExactDecimal.fastText` (written into a stack buffer) and `CalendarDay.string` (written in place) agree with the
 /// array-building versions they replaced, on random values. A failure prints its seed and value.
 @Suite struct FastTextTests {
-    /// SplitMix64: a small seeded generator, so a failure can be replayed from its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = SplitMix64
 
     /// `fastText` as it was first written (arrays and inserts).
     static func referenceText(_ value: Decimal) -> String? {

@@ -3,6 +3,7 @@ import CofferPipeline
 import CofferStore
 import Foundation
 import Testing
+import CofferTestSupport
 
 /// "Any import order gives the same store" (docs/dedupe.md), as a property: a ground-truth ledger of one account
 /// is cut into overlapping statements of three formats (OFX with ids and times, a CSV export without ids, camt
@@ -23,16 +24,7 @@ import Testing
 /// a failure prints its seed and the order, `COFFER_PROPERTY_SEED=N` replays one case, and
 /// `COFFER_PROPERTY_DUMP=DIR` writes its files (and the two CSV profiles) to replay with the CLI.
 @Suite struct OrderInvarianceTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SplitMix = SplitMix64
 
     /// One true transaction.
     struct Truth {

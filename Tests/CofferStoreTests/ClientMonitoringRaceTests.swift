@@ -1,6 +1,7 @@
 @testable import CofferStore
 import Foundation
 import Testing
+import CofferTestSupport
 
 /// A client's monitoring stream hears every decision of the owner, whenever it lands: a revocation committed
 /// while the stream is between reading the grant and waiting must still end it. (It did not: the stream took the
@@ -42,15 +43,4 @@ import Testing
     }
 }
 
-/// A small seeded generator, so a failure can be replayed from its printed seed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SplitMix = SplitMix64

@@ -1,22 +1,13 @@
 import CofferStore
 import Foundation
 import Testing
+import CofferTestSupport
 
 /// Pushdown must never change an answer: for random stores and random predicates, sorts, limits and offsets,
 /// `store.transactions(query:)` (SQL where it can, Swift for the rest) returns exactly what evaluating the
 /// predicate in Swift over every transaction returns.
 @Suite struct PushdownPropertyTests {
-    /// A small seeded generator (SplitMix64), so a failure names a seed that reproduces it.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     static let words = ["Coffee", "coffee bar", "Grocer", "RENT", "Bäckerei", "Book", "Fuel", "Zinsen", "Cafe", "Uber",
                         "Café Müller", "KÖLN", "Øst", "İZMİR", "ıspanak", "50% off"]
