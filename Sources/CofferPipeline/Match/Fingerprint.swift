@@ -36,29 +36,25 @@ package struct Fingerprint: Hashable, Sendable {
         mix(0x7C)
         for byte in t.transactionAmount.currencyCode.utf8 { mix(byte) }
         mix(0x7C)
+        // An ASCII letter or digit, lower-cased, by hand: Unicode property look-ups cost more than the whole hash.
+        @inline(__always) func mixASCII(_ byte: UInt8) {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): mix(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): mix(byte + 32)
+            default: break
+            }
+        }
         var description = t.originalTransactionDescription
         let ascii = description.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             // The common case by bytes: an ASCII text's scalars are its bytes.
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): mix(byte)
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): mix(byte + 32)
-                default: break
-                }
-            }
+            for byte in bytes { mixASCII(byte) }
             return true
         }
         if !ascii {
             for scalar in description.unicodeScalars {
                 if scalar.isASCII {
-                    // ASCII by hand: Unicode property look-ups cost more than the whole hash.
-                    let byte = UInt8(scalar.value)
-                    switch byte {
-                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): mix(byte)
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): mix(byte + 32)
-                    default: break
-                    }
+                    mixASCII(UInt8(scalar.value))
                 } else if scalar.properties.isAlphabetic {
                     for lowered in scalar.properties.lowercaseMapping.utf8 { mix(lowered) }
                 }
