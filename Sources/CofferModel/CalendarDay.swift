@@ -56,7 +56,7 @@ public enum CalendarDay {
     }
 
     /// Writes the day number's `2026-03-14` (ten bytes, as `string(day:)`) at the start of `bytes`.
-    public static func write(day: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+    package static func write(day: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
         let c = civilFromDays(day)
         write(year: c.year, month: c.month, day: c.day, into: bytes)
     }
