@@ -97,13 +97,6 @@ package enum ModelJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// A hex digit, computed rather than looked up: a static table is a lazy global, and each read of one went
-    /// through `swift_once` (32 per UUID; about 5% of writing a page of NDJSON).
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8, upper: Bool) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : (upper ? UInt8(ascii: "A") : UInt8(ascii: "a")) + nibble - 10
-    }
-
     /// Uppercase, hyphenated, quoted: `UUID.uuidString`.
     private static func uuid(_ id: UUID, _ out: inout [UInt8]) {
         var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 38 bytes used
@@ -113,8 +106,8 @@ package enum ModelJSON {
                 var at = 1
                 for i in 0..<16 {
                     if i == 4 || i == 6 || i == 8 || i == 10 { buffer[at] = UInt8(ascii: "-"); at += 1 }
-                    buffer[at] = hexDigit(bytes[i] >> 4, upper: true)
-                    buffer[at + 1] = hexDigit(bytes[i] & 15, upper: true)
+                    buffer[at] = UInt8.hexDigit(bytes[i] >> 4, upper: true)
+                    buffer[at + 1] = UInt8.hexDigit(bytes[i] & 15, upper: true)
                     at += 2
                 }
                 buffer[at] = UInt8(ascii: "\"")
@@ -145,8 +138,8 @@ package enum ModelJSON {
                 case 0x09: out.append(contentsOf: #"\t"#.utf8)
                 default:
                     out.append(contentsOf: #"\u00"#.utf8)
-                    out.append(hexDigit(byte >> 4, upper: false))
-                    out.append(hexDigit(byte & 15, upper: false))
+                    out.append(UInt8.hexDigit(byte >> 4, upper: false))
+                    out.append(UInt8.hexDigit(byte & 15, upper: false))
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
@@ -218,4 +211,14 @@ extension CalendarDay {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
     }()
+}
+
+extension UInt8 {
+    /// The ASCII hex digit of a nibble (0–15), computed rather than looked up: a static table is a lazy global, and
+    /// each read of one went through `swift_once` (32 per UUID; about 5% of writing a page of NDJSON). Inlinable:
+    /// fingerprint keys write 16 per transaction.
+    @inlinable @inline(__always)
+    package static func hexDigit(_ nibble: UInt8, upper: Bool) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : (upper ? UInt8(ascii: "A") : UInt8(ascii: "a")) + nibble - 10
+    }
 }

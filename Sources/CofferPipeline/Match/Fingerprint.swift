@@ -74,8 +74,7 @@ package struct Fingerprint: Hashable, Sendable {
             CalendarDay.write(day: day, into: bytes)
             bytes[10] = UInt8(ascii: ":")
             for i in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * i)) & 0x0F
-                bytes[11 + i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                bytes[11 + i] = UInt8.hexDigit(UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * i)) & 0x0F, upper: false)
             }
             return 27
         }

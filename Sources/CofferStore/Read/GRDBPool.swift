@@ -8,7 +8,7 @@ import Synchronization
 /// account look-ups read through `ReaderPool`; only rarer reads (orders' bodies, delivery hooks, the ledger) need
 /// GRDB. Opening the pool opens GRDB's writer connection and sets it up (its functions, collations and schema
 /// checks), so a one-shot read-only command (`coffer transactions`) would pay for a connection it never uses:
-/// about a millisecond and a thread, measured on 2026-11-23 (see docs/benchmarks.md, "One-shot CLI").
+/// about a millisecond and a thread (docs/benchmarks.md, "Issue 16: the one-shot CLI query").
 final class GRDBPool: @unchecked Sendable {
     private enum State {
         case unopened
@@ -26,7 +26,7 @@ final class GRDBPool: @unchecked Sendable {
         self.configuration = configuration
     }
 
-    /// The pool, opened now if it was not. Throws once `close()` ran, and what opening throws (described by
+    /// The pool, opened now if it was not. Throws once `closing()` ran, and what opening throws (described by
     /// `StoreFile.describe`).
     var pool: DatabasePool {
         get throws {
