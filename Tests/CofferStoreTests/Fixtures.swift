@@ -59,15 +59,16 @@ func sqliteQueryPlan(_ path: String, _ explained: QueryExplanation) throws -> St
     try sqliteQueryPlan(path, sql: explained.sql)
 }
 
-/// SQLite's `EXPLAIN QUERY PLAN` for `sql`, as `sqliteQueryPlan(_:_:)`.
+/// SQLite's `EXPLAIN QUERY PLAN` for `sql`, as `sqliteQueryPlan(_:_:)`; its parameters are `?` or numbered (`?1`).
 func sqliteQueryPlan(_ path: String, sql: String) throws -> String {
     let process = Process()
     let output = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", """
-        import sqlite3,sys
+        import re,sqlite3,sys
         c=sqlite3.connect(sys.argv[1]); sql=sys.argv[2]
-        print("\\n".join(r[3] for r in c.execute("EXPLAIN QUERY PLAN " + sql, [None] * sql.count("?"))))
+        n=max([int(k) for k in re.findall(r"\\?(\\d+)", sql)] or [0]) or sql.count("?")
+        print("\\n".join(r[3] for r in c.execute("EXPLAIN QUERY PLAN " + sql, [None] * n)))
         """, path, sql]
     process.standardOutput = output
     try process.run()

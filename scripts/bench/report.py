@@ -111,15 +111,17 @@ first = num(f"import.ofx1.{big}.median_s")
 first_cpu = (num(f"import.ofx1.{big}.user_s") or 0) + (num(f"import.ofx1.{big}.sys_s") or 0)
 for key, label, target, floor in [(f"reimport.same.{big}", "identical file again (ledger short-circuit)", "≥1M/s", 1_000_000),
                                    (f"reimport.force.{big}", "identical file with --force (dedupe, no writes)", "<0.5x a first import", None),
-                                   (f"overlap.{big}", "overlapping statement (half its days already stored)", "", None)]:
+                                   (f"overlap.{big}", "overlapping statement (half its days already stored)", "", None),
+                                   (f"reimport.small.{big}", "5-transaction statement into the store (--force)", "", None)]:
     m = num(key + ".median_s")
     cpu = (num(key + ".user_s") or 0) + (num(key + ".sys_s") or 0)
-    rate = big / m if m else None
+    n = 5 if key.startswith("reimport.small") else big
+    rate = n / m if m else None
     ok = None if floor is None or rate is None else rate >= floor
     if key.startswith("reimport.force") and m and first:
         ok = m / first < 0.5
         target += f" ({m / first:.2f}x wall, {cpu / first_cpu:.2f}x CPU)" if first_cpu else f" ({m / first:.2f}x)"
-    w(f"| {label} | {fmt(m, 3)} | {fmt(rate)} | {fmt(big / cpu if cpu else None)} | {fmt(num(key + '.peak_mib'), 1)} | {target}{mark(ok)} |")
+    w(f"| {label} | {fmt(m, 3)} | {fmt(rate)} | {fmt(n / cpu if cpu else None)} | {fmt(num(key + '.peak_mib'), 1)} | {target}{mark(ok)} |")
 if F.get(f"overlap.{big}.stored"):
     w(f"\nAfter the overlapping import the store holds {F[f'overlap.{big}.stored']} transactions "
       f"(expected {big + big // 2:,}: A's {big:,} plus B's {big // 2:,} new).")

@@ -202,6 +202,7 @@ enum Schema {
         registerClientsMigration(&migrator)
         registerWalletOrdersMigration(&migrator)
         registerLocalDayIndexMigration(&migrator)
+        registerAccountFactIndexesMigration(&migrator)
         return migrator
     }
 

@@ -164,35 +164,11 @@ extension StoreWriter {
             """, [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amount), indicator.rawValue])
     }
 
-    /// Whether the account holds a row posted a day or more after its date (a pending row that booked, an OFX
-    /// `DTPOSTED` after its `DTUSER`). One pass over the account's rows, once per statement.
-    package func hasRowsPostedLater(accountID: UUID) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND posted_date >= transaction_date + 86400000)
-            """, arguments: [accountID]) ?? false
-    }
-
     /// The latest local day the account holds a row on, at most (nil when it holds none): the day of its latest
     /// instant, plus one for an offset east of UTC. One look-up in the (account, date) index.
     package func latestLocalDay(accountID: UUID) throws -> Int? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(transaction_date) FROM txn WHERE account_id = ?"),
                            arguments: [accountID]).map { Int(($0 >= 0 ? $0 : $0 - 86_399_999) / 86_400_000) + 1 }
-    }
-
-    /// Whether the account holds rows without an institution id from a source other than `source` (a camt.052
-    /// report's pending entries beside a CSV export): records another source gave, which this source's may be.
-    package func hasRecordsWithoutExternalID(accountID: UUID, outside source: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND external_id IS NULL AND source IS NOT NULL AND source != ?)
-            """, arguments: [accountID, source]) ?? false
-    }
-
-    /// Whether the account holds institution ids outside the namespace `prefix` (`ofx:`): records another source
-    /// identified, which this source's records may be.
-    package func hasExternalIDs(accountID: UUID, outside prefix: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND external_id IS NOT NULL AND substr(external_id, 1, ?) != ?)
-            """, arguments: [accountID, prefix.count, prefix]) ?? false
     }
 
     /// Replaces a transaction's dedupe keys without changing its data (no history change): a record from a
@@ -211,39 +187,6 @@ extension StoreWriter {
             INSERT INTO tombstone(transaction_id, account_id, external_id, fingerprint, occurrence, deleted_seq)
             VALUES (?, ?, ?, ?, ?, ?)
             """).execute(arguments: [id, accountID, keys.externalID, keys.fingerprint, keys.occurrence, seq])
-    }
-
-    /// What an account already holds, asked once per statement so that imports can skip look-ups that cannot
-    /// match (a new account has nothing to dedupe against; an account fed by one kind of source needs no
-    /// cross-source matching; one without pending transactions needs no pending→booked search).
-    package struct AccountFacts: Sendable {
-        package var hasTransactions: Bool
-        package var hasExternalIDs: Bool
-        package var hasRecordsWithoutExternalID: Bool
-        package var hasOpenTransactions: Bool
-
-        package init(hasTransactions: Bool, hasExternalIDs: Bool, hasRecordsWithoutExternalID: Bool, hasOpenTransactions: Bool) {
-            self.hasTransactions = hasTransactions
-            self.hasExternalIDs = hasExternalIDs
-            self.hasRecordsWithoutExternalID = hasRecordsWithoutExternalID
-            self.hasOpenTransactions = hasOpenTransactions
-        }
-    }
-
-    /// Whether the account has any transaction stored, or the tombstone of one.
-    package func hasTransactionsOrTombstones(accountID: UUID) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ?1) OR EXISTS (SELECT 1 FROM tombstone WHERE account_id = ?1)
-            """, arguments: [accountID]) ?? true
-    }
-
-    package func facts(accountID: UUID) throws -> AccountFacts {
-        func exists(_ condition: String) throws -> Bool {
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ? AND \(condition))", arguments: [accountID]) ?? false
-        }
-        return AccountFacts(hasTransactions: try exists("1"), hasExternalIDs: try exists("external_id IS NOT NULL"),
-                            hasRecordsWithoutExternalID: try exists("external_id IS NULL"),
-                            hasOpenTransactions: try exists("status IN (0, 3)"))
     }
 
     /// Notes that a statement as of `asOf` listed the open (pending or authorized) row: the newest listing is
