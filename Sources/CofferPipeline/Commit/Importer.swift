@@ -166,7 +166,7 @@ public struct Importer: Sendable {
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName, idNamespace: format.idNamespace)
                 try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in
                     if let isCancelled, isCancelled() { throw CancellationError() }
-                    return try session.handle(event)
+                    return try session.handle(consume event)
                 }
                 try session.finish()
                 try writer.finishImport(unchanged: session.report.unchanged, warnings: session.report.warnings)

@@ -91,8 +91,8 @@ final class ImportSession {
     }
 
     /// Handles one event; for a statement header, returns its account (resolved or created).
-    func handle(_ event: PreparedEvent) throws -> ResolvedAccount? {
-        switch event {
+    func handle(_ event: consuming PreparedEvent) throws -> ResolvedAccount? {
+        switch consume event {
         case .begin(let header):
             let account = try begin(header)
             return ResolvedAccount(id: account.id, currencyCode: account.currencyCode,

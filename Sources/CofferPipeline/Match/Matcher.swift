@@ -292,7 +292,8 @@ struct Matcher {
 /// share a digest with a probability of about n²/2^65 (3 in 100 million for a million rows); the later row is then
 /// taken as listed (or matched) too: a record of the file would not match it and would be stored beside it.
 struct RowIDSet {
-    private var digests: Set<UInt64> = []
+    /// The digests are UUIDs' bits folded, as good as hashes: `HashSet64` spreads them without hashing them again.
+    private var digests = HashSet64()
 
     private static func digest(_ id: UUID) -> UInt64 {
         withUnsafeBytes(of: id.uuid) { bytes in
@@ -301,6 +302,6 @@ struct RowIDSet {
         }
     }
 
-    mutating func insert(_ id: UUID) { digests.insert(Self.digest(id)) }
+    mutating func insert(_ id: UUID) { _ = digests.insert(Self.digest(id)) }
     func contains(_ id: UUID) -> Bool { digests.contains(Self.digest(id)) }
 }
