@@ -46,6 +46,32 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 
+    /// A read-only open never writes: an empty file (from `touch`, or an import that has not written yet) and a
+    /// SQLite file without tables stay as they are and are no store; opened for writing, each becomes one.
+    @Test func aReadOnlyOpenDoesNotMakeAStoreOfAnEmptyFile() async throws {
+        let empty = try folder() + "/empty.sqlite"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        expectError(.notAStore, empty, access: .readOnly, containing: "is empty, not a Coffer store yet")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: empty + "-wal"))
+
+        let bare = try folder() + "/bare.sqlite"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.execute('drop table t'); c.commit()", bare]
+        try process.run()
+        process.waitUntilExit()
+        let before = try Data(contentsOf: URL(fileURLWithPath: bare))
+        #expect(!before.isEmpty)
+        expectError(.notAStore, bare, access: .readOnly, containing: "without tables, not a Coffer store yet")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bare)) == before)
+
+        for path in [empty, bare] {
+            _ = try FinanceStore(path: path).close()
+            #expect(try await FinanceStore(path: path, access: .readOnly).accounts(query: AccountQuery()).isEmpty)
+        }
+    }
+
     @Test func anotherProgramsDatabaseIsRefused() throws {
         let path = try folder() + "/other.sqlite"
         let process = Process()

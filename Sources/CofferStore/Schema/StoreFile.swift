@@ -37,23 +37,29 @@ enum StoreFile {
             throw CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it (check its permissions)")
         }
         if access == .readOnly {
+            // An empty file is no store yet (made by `touch`, or by an import that has not written its first page):
+            // reading it must not make one, as a read-only command never writes.
+            if isEmpty {
+                throw CofferError(.notAStore, "\(path) is empty, not a Coffer store yet; import statements into it first (coffer import --store \(path) FILE)")
+            }
             let connection: ReaderConnection
             do {
                 connection = try ReaderConnection(path: path)
             } catch {
                 throw describe(error, path: path)
             }
-            if !isEmpty {
-                let tables: [String]
-                let applied: [String]
-                do {
-                    tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                    applied = tables.contains("grdb_migrations") ? try connection.strings("SELECT identifier FROM grdb_migrations") : []
-                } catch {
-                    throw describe(error, path: path)
-                }
-                if let problem = verdict(path: path, tables: tables, applied: applied) { throw problem }
+            let tables: [String]
+            let applied: [String]
+            do {
+                tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                applied = tables.contains("grdb_migrations") ? try connection.strings("SELECT identifier FROM grdb_migrations") : []
+            } catch {
+                throw describe(error, path: path)
             }
+            if tables.isEmpty {
+                throw CofferError(.notAStore, "\(path) is a SQLite database without tables, not a Coffer store yet; import statements into it first (coffer import --store \(path) FILE)")
+            }
+            if let problem = verdict(path: path, tables: tables, applied: applied) { throw problem }
             return connection
         }
         if isEmpty { return nil }
