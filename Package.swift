@@ -106,8 +106,10 @@ let package = Package(
             "Coffer",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        // SplitMix64, the seeded generator the property and mutation tests share.
-        .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport"),
+        // SplitMix64, the seeded generator the property and mutation tests share; and, through CofferTestRuntime (C,
+        // a constructor that runs before Swift Testing starts), at most 8 test cases at once (see its source).
+        .target(name: "CofferTestRuntime", path: "Tests/CofferTestRuntime"),
+        .target(name: "CofferTestSupport", dependencies: ["CofferTestRuntime"], path: "Tests/CofferTestSupport"),
         .testTarget(name: "CofferModelTests", dependencies: ["CofferModel", "CofferTestSupport"]),
         .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats", "CofferTestSupport"]),
         .testTarget(name: "CofferStoreTests", dependencies: [
