@@ -119,6 +119,18 @@ import Testing
         }
     }
 
+    /// The open-row reads walk `txn_open` only: the import's retirement pass and `coffer reconcile` no longer read
+    /// every booked row of the dates they cover.
+    @Test func openRowsAreReadFromTheirIndex() throws {
+        let (store, path) = try makeStore()
+        let account = try addAccount(store)
+        try insert(store, (1...5).map { makeTransaction(account.id, "1.00", on: "2026-03-1\($0)") })
+        for sql in [OpenRowSQL.inDays, OpenRowSQL.all] {
+            let plan = try sqliteQueryPlan(path, sql: sql)
+            #expect(plan.contains("USING INDEX txn_open (account_id=?"), "\(plan)")
+        }
+    }
+
     @Test func theLeastTextAboveANamespace() {
         #expect(StoreWriter.nextPrefix(after: "ofx:") == "ofx;")
         #expect(StoreWriter.nextPrefix(after: "csv:chase-checking:") == "csv:chase-checking;")

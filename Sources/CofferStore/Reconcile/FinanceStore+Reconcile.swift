@@ -22,10 +22,7 @@ extension FinanceStore {
                 for currency in Set(statements.filter(BalanceChain.isChained).map(\.currencyCode)) {
                     daily[currency] = try DailyBooked.fetch(db, accountID: id, currency: currency)
                 }
-                let open = try db.fastRows("""
-                    SELECT \(TxnColumn.transactionList) FROM txn WHERE account_id = ? AND status IN (0, 3)
-                    ORDER BY transaction_date
-                    """, arguments: [id], TxnRows.transaction)
+                let open = try db.fastRows(OpenRowSQL.all, arguments: [id], TxnRows.transaction)
                 let newest = try Int64.fetchOne(db, sql: "SELECT MAX(transaction_date) FROM txn WHERE account_id = ?",
                                                 arguments: [id]).map(Rows.date)
                 return Reconciliation.account(id, statements: statements, daily: daily, open: open, newestTransaction: newest)
