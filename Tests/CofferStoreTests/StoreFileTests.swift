@@ -9,6 +9,17 @@ import Testing
         return path
     }
 
+    /// Runs SQL statements on the file at `path` with Python's sqlite3 (another program than Coffer), committed.
+    func sqlite(_ path: String, _ statements: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); [c.execute(s) for s in sys.argv[2:]]; c.commit()",
+                             path] + statements
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     func expectError(_ code: CofferError.Code, _ path: String, access: FinanceStore.Access = .readWrite, containing text: String) {
         do {
             _ = try FinanceStore(path: path, access: access)
@@ -56,11 +67,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: empty + "-wal"))
 
         let bare = try folder() + "/bare.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.execute('drop table t'); c.commit()", bare]
-        try process.run()
-        process.waitUntilExit()
+        try sqlite(bare, ["create table t(x)", "drop table t"])
         let before = try Data(contentsOf: URL(fileURLWithPath: bare))
         #expect(!before.isEmpty)
         expectError(.notAStore, bare, access: .readOnly, containing: "without tables, not a Coffer store yet")
@@ -74,11 +81,7 @@ import Testing
 
     @Test func anotherProgramsDatabaseIsRefused() throws {
         let path = try folder() + "/other.sqlite"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table notes(x)'); c.commit()", path]
-        try process.run()
-        process.waitUntilExit()
+        try sqlite(path, ["create table notes(x)"])
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         expectError(.notAStore, path, containing: "another program")
         // Read-only opens check on a reader connection of their own: the same answer.
@@ -89,11 +92,7 @@ import Testing
     @Test func aStoreFromANewerSchemaIsRefused() throws {
         let path = try folder() + "/newer.sqlite"
         _ = try FinanceStore(path: path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"insert into grdb_migrations values ('v99-future')\"); c.commit()", path]
-        try process.run()
-        process.waitUntilExit()
+        try sqlite(path, ["insert into grdb_migrations values ('v99-future')"])
         expectError(.storeTooNew, path, containing: "newer Coffer")
         expectError(.storeTooNew, path, access: .readOnly, containing: "newer Coffer")
     }
