@@ -37,11 +37,6 @@ enum StoreFile {
             throw CofferError(.storeReadOnly, "\(path) is read-only; Coffer needs to write to it (check its permissions)")
         }
         if access == .readOnly {
-            // An empty file is no store yet (made by `touch`, or by an import that has not written its first page):
-            // reading it must not make one, as a read-only command never writes.
-            if isEmpty {
-                throw CofferError(.notAStore, "\(path) is empty, not a Coffer store yet; import statements into it first (coffer import --store \(path) FILE)")
-            }
             let connection: ReaderConnection
             do {
                 connection = try ReaderConnection(path: path)
@@ -56,8 +51,10 @@ enum StoreFile {
             } catch {
                 throw describe(error, path: path)
             }
+            // An empty file (made by `touch`, or by an import that has not written its first page) or a database
+            // without tables is no store yet: reading it must not make one, as a read-only command never writes.
             if tables.isEmpty {
-                throw CofferError(.notAStore, "\(path) is a SQLite database without tables, not a Coffer store yet; import statements into it first (coffer import --store \(path) FILE)")
+                throw CofferError(.notAStore, "\(path) is \(isEmpty ? "empty" : "a SQLite database without tables"), not a Coffer store yet; import statements into it first (coffer import --store \(path) FILE)")
             }
             if let problem = verdict(path: path, tables: tables, applied: applied) { throw problem }
             return connection
