@@ -83,11 +83,15 @@ fig machine.swift "$(swift --version 2>&1 | head -1)"
 fig machine.sqlite "$(sqlite3 --version 2> /dev/null | cut -d' ' -f1 || echo '?')"
 
 # --- data (deterministic; kept between runs) --------------------------------------------------------------
-gen() { # file command...
+gen() { # file command... (the command's second word is the generator script)
+    # A file is kept while its generator and arguments are unchanged; the signature beside it says which made it,
+    # so a changed generator (camt entries put in booking-date order, 2026-11-24) cannot leave a stale file behind.
     local file=$1; shift
-    [[ -s $file ]] && return 0
+    local sig; sig=$({ printf '%s\n' "$@"; cat "$2"; } | sha256sum | cut -c1-16)
+    [[ -s $file && $(cat "$file.gen" 2> /dev/null) == "$sig" ]] && return 0
     log "generate $(basename "$file")"
     "$@" > /dev/null
+    echo "$sig" > "$file.gen"
 }
 for n in "${SIZES[@]}"; do
     gen "$OUT/data/ofx1-$n.ofx" python3 scripts/gen-ofx.py --count "$n" --version 1 --out "$OUT/data/ofx1-$n.ofx"

@@ -4,7 +4,9 @@
 Usage: scripts/gen-camt.py ENTRIES OUT.xml
 
 Entries rotate through card payments, SEPA transfers, direct debits and salary credits, each with one TxDtls
-(party, remittance text, references); the opening and closing balances reconcile. Do not commit the output.
+(party, remittance text, references); the opening and closing balances reconcile. They come in booking-date order
+over the statement's 84 booking days, as banks write a camt.053 (the same days as the OFX and CSV generators spread
+their rows over, in order). Do not commit the output.
 """
 import sys
 
@@ -43,8 +45,9 @@ def main():
                                                   "CRDT" if closing >= 0 else "DBIT"))
     for i in range(n):
         ind, domn, fmly, sub, side, party, text = kinds[i % 4]
-        day = 1 + i % 28
-        month = 1 + (i // 28) % 3
+        slot = i * 84 // n  # booking day 0..83, never decreasing
+        day = 1 + slot % 28
+        month = 1 + slot // 28
         w('<Ntry>\n<Amt Ccy="EUR">%s</Amt>\n<CdtDbtInd>%s</CdtDbtInd>\n<Sts><Cd>BOOK</Cd></Sts>\n' % (amounts[i % 4], ind))
         w('<BookgDt><Dt>2026-%02d-%02d</Dt></BookgDt>\n<ValDt><Dt>2026-%02d-%02d</Dt></ValDt>\n' % (month, day, month, day))
         w('<AcctSvcrRef>GEN%010d</AcctSvcrRef>\n' % i)
