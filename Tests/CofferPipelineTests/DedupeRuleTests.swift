@@ -109,6 +109,19 @@ import Testing
         #expect(try await bench.transactions().count == 2)
     }
 
+    @Test func aFileListingARetiredIDBesideTheIDThatRetiredItHoldsTwoTransactions() async throws {
+        // A-1 was taken as re-issued as B-1 (same day, amount and text). A later file lists B-1 and then A-1 again:
+        // the row matched by B-1 is listed, so A-1 is another transaction after all, not a retired key.
+        let bench = try Workbench()
+        _ = try bench.importing("a.ofx", Self.ofx([("20260505", "-4.20", "A-1", "CORNER BAKERY")]))
+        _ = try bench.importing("b.ofx", Self.ofx([("20260505", "-4.20", "B-1", "CORNER BAKERY")]))
+        #expect(try await bench.transactions().count == 1)
+        let both = try bench.importing("c.ofx", Self.ofx([("20260505", "-4.20", "B-1", "CORNER BAKERY"),
+                                                          ("20260505", "-4.20", "A-1", "CORNER BAKERY")]))
+        #expect((both.inserted, both.unchanged) == (1, 1))
+        #expect(try await bench.transactions().count == 2)
+    }
+
     @Test func aReissuedFITIDIsTheSameRowAndAGenuinelyNewRowIsStillNew() async throws {
         // The bank changes every FITID on each download: the second download (same period) repeats the row under a
         // new id, and adds one genuinely new row.

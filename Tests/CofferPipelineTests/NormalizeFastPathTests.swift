@@ -40,6 +40,47 @@ import Testing
         }
     }
 
+    /// Flagged keys (the matcher's `RowIDSet`: listed rows, and which of them were matched by id) against a
+    /// dictionary from the 63-bit value to its flag: a flag once set stays set, a value is held once.
+    @Test func flaggedHashSetAgreesWithDictionary() {
+        var flagsSet = 0, flagsClear = 0
+        for seed in UInt64(1)...300 {
+            var rng = SplitMix(state: seed)
+            var fast = HashSet64(capacity: Int.random(in: 0...100, using: &rng))
+            var reference: [UInt64: Bool] = [:]
+            let pool = Int.random(in: 1...5000, using: &rng)
+            for _ in 0..<Int.random(in: 0...20000, using: &rng) {
+                // Values with few distinct keys, values that differ only in bit 0's neighbour, random ones.
+                var value: UInt64 = switch Int.random(in: 0..<3, using: &rng) {
+                case 0: UInt64.random(in: 1...UInt64(pool), using: &rng) << 1
+                case 1: UInt64.random(in: 1...UInt64(pool), using: &rng) << 41
+                default: rng.next() & ~1
+                }
+                if value == 0 { value = 2 }
+                let flag = Bool.random(using: &rng)
+                fast.insertFlagged(value | (flag ? 1 : 0))
+                reference[value] = (reference[value] ?? false) || flag
+                if fast.count != reference.count {
+                    Issue.record("seed \(seed): count \(fast.count), expected \(reference.count) after \(value)")
+                    return
+                }
+            }
+            for (value, flag) in reference {
+                let held = fast.flagged(value)
+                if held != value | (flag ? 1 : 0) { Issue.record("seed \(seed): \(value) held as \(String(describing: held))") }
+                // Either form of the key finds it.
+                if fast.flagged(value | 1) != held { Issue.record("seed \(seed): \(value | 1) not found as \(value)") }
+                if flag { flagsSet += 1 } else { flagsClear += 1 }
+            }
+            for _ in 0..<200 {
+                let value = rng.next() & ~1
+                guard value > 1 else { continue }
+                #expect((fast.flagged(value) != nil) == (reference[value] != nil), "seed \(seed): \(value)")
+            }
+        }
+        #expect(flagsSet > 1000 && flagsClear > 1000, "both flags were exercised: \(flagsSet) set, \(flagsClear) clear")
+    }
+
     static let pieces = [
         " ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}", "\u{85}", "\u{A0}", "\u{2003}",
         "\u{3000}", "\u{200B}", "\u{301}", "\u{0600}", "a", "Z", "0", "é", "e\u{301}", "🇩🇪", "*", "",

@@ -27,8 +27,8 @@ extension ImportSession {
         if let retired = d.retired { try writer.retireKeys(retired.keys, ofTransaction: retired.id, accountID: account.id) }
         for rekey in d.rekeys { try writer.setKeys(rekey.keys, forTransaction: rekey.id) }
         for id in d.seenOpen { markSeen(id) }
-        if let listed = d.listed { writer.noteListed(listed.id, date: listed.date, offset: listed.offset, sameSource: listed.sameSource) }
-        for part in d.listedParts { writer.noteListed(part.id, date: part.date, offset: part.offset, sameSource: part.sameSource) }
+        if let listed = d.listed { try writer.noteListed(listed.id, date: listed.date, offset: listed.offset, sameSource: listed.sameSource) }
+        for part in d.listedParts { try writer.noteListed(part.id, date: part.date, offset: part.offset, sameSource: part.sameSource) }
         if d.rule == .reissuedID { reissued += 1 }
         if let id = d.restamp { try writer.restampValues(ofTransaction: id) }
         if let text = d.deferredText {

@@ -67,7 +67,7 @@ struct MatchDecision {
     var claimed: UUID?
     /// A stored row this record is (by id or content): a pending record of the file is none of these.
     var listedRow: UUID?
-    /// The stored row matched by its institution id.
+    /// The stored row matched by its institution id; it is `listedRow` too.
     var matchedByID: UUID?
     /// A row whose text this listing repeats, newer: the text is this source's now (`StoreWriter.restampValues`).
     var restamp: UUID?

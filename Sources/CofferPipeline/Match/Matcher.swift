@@ -52,10 +52,9 @@ struct Matcher {
 
     /// Stored transactions claimed by a fuzzy match in this file, so two records never claim one.
     var claimed: Set<UUID> = []
-    /// Stored rows this file matched by an institution id.
-    var matchedRows = RowIDSet()
     /// Rows this file matched by id or content, or inserted: a pending record of the file is none of them, and no
-    /// record of the file is a re-issued id of one. (A set of row ids, not of the ids they carry: one insert a row.)
+    /// record of the file is a re-issued id of one (a set of row ids, not of the ids they carry: one insert a row);
+    /// and of those, the stored rows it matched by an institution id.
     var listedRows = RowIDSet()
 
     init(namespace: String, checkTombstones: Bool) {
@@ -154,7 +153,7 @@ struct Matcher {
             }
             if let match = found {
                 var d = MatchDecision(.institutionID)
-                    d.matchedByID = match.id
+                d.matchedByID = match.id
                 d.listedRow = match.id
                 var stored = legacy || !match.unchanged ? try store.row(id: match.id) : nil
                 if legacy, stored != nil {
@@ -218,7 +217,7 @@ struct Matcher {
             try store.isDeleted(externalID: id, asOf: statementAsOf)
                 || (prepared.raw.externalID.map { try store.isDeleted(externalID: $0, asOf: statementAsOf) } ?? false)
         } ?? false)
-        if deleted, let externalID, let owner = try store.retiredOwner(externalID: externalID), matchedRows.contains(owner) {
+        if deleted, let externalID, let owner = try store.retiredOwner(externalID: externalID), listedRows.containsMatched(owner) {
             // The id was retired for a re-issued one, and this file lists both: two transactions after all.
             deleted = false
         } else if !deleted {
@@ -263,8 +262,8 @@ struct Matcher {
     /// Notes what the session applied, so later records of the file see it.
     mutating func record(_ d: MatchDecision) {
         if let id = d.claimed { claimed.insert(id) }
-        if let id = d.matchedByID { matchedRows.insert(id) }
-        if let id = d.listedRow { listedRows.insert(id) }
+        assert(d.matchedByID == nil || d.matchedByID == d.listedRow, "a row matched by id is the listed row")
+        if let id = d.listedRow { listedRows.insert(id, matchedByID: id == d.matchedByID) }
         if d.rule == .reissuedID { checkTombstones = true }
         if d.rule == .pendingBooked { postingReach = Self.pendingDays }
     }
@@ -288,20 +287,29 @@ struct Matcher {
     }
 }
 
-/// Row ids as 64-bit digests: half a `Set<UUID>`'s memory (16 MB less for a million-row file). Two of a file's rows
-/// share a digest with a probability of about n²/2^65 (3 in 100 million for a million rows); the later row is then
-/// taken as listed (or matched) too: a record of the file would not match it and would be stored beside it.
+/// Row ids as digests, each with a flag: whether the row was matched by an institution id. One table for what
+/// were two sets of a million ids each in a `--force` import of a million rows (16 MB less, and half a `Set<UUID>`'s
+/// memory before that). Two of a file's rows share a digest (62 bits) with a probability of about n²/2^63 (one in
+/// ten million for a million rows); the later row is then taken as listed (or matched) too: a record of the file
+/// would not match it and would be stored beside it.
 struct RowIDSet {
     /// The digests are UUIDs' bits folded, as good as hashes: `HashSet64` spreads them without hashing them again.
+    /// Bit 1 is always set (no digest is 0 or 1) and bit 0 is the flag.
     private var digests = HashSet64()
 
     private static func digest(_ id: UUID) -> UInt64 {
-        withUnsafeBytes(of: id.uuid) { bytes in
+        let folded = withUnsafeBytes(of: id.uuid) { bytes in
             bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
                 ^ (bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self) &* 0x9E37_79B9_7F4A_7C15)
         }
+        return folded & ~3 | 2
     }
 
-    mutating func insert(_ id: UUID) { _ = digests.insert(Self.digest(id)) }
-    func contains(_ id: UUID) -> Bool { digests.contains(Self.digest(id)) }
+    /// Adds row `id`; a row once matched by id stays so.
+    mutating func insert(_ id: UUID, matchedByID: Bool = false) {
+        digests.insertFlagged(Self.digest(id) | (matchedByID ? 1 : 0))
+    }
+    func contains(_ id: UUID) -> Bool { digests.flagged(Self.digest(id)) != nil }
+    /// Whether row `id` is in the set as matched by an institution id.
+    func containsMatched(_ id: UUID) -> Bool { (digests.flagged(Self.digest(id)) ?? 0) & 1 == 1 }
 }

@@ -81,7 +81,7 @@ package final class StoreWriter {
     /// Appended, not keyed: a row listed twice is merged when read (`Listing.decode`), and an append costs a
     /// fraction of a hashed insert on the path of a re-import (~3% of its CPU). Encoded as they come, not kept as
     /// values and encoded at the end: a forced re-import of a million rows peaked 48 MB higher so.
-    private var listed = Data()
+    private var listed = ListingSpool()
 
     /// Appends a change-log row. `day` is the record's day after the change (for a deletion, before it) and
     /// `priorDay`, for an update, its day before (see `Schema` v17): a transaction's local day, a balance's UTC
@@ -184,6 +184,7 @@ package final class StoreWriter {
                                  firstSeq: try FinanceStore.lastSequence(db))
         try entry.insert(db)
         importID = entry.id
+        listed = ListingSpool()
         if kind != .undo {
             try db.execute(sql: "INSERT OR REPLACE INTO store_meta(key, value) VALUES ('journal_import', ?)", arguments: [importID])
         }
@@ -193,9 +194,9 @@ package final class StoreWriter {
     /// a date-only value: its own date for the row), matched by its institution id or content in its own source
     /// (`sameSource`) or by content from another source. Undoing an earlier import that inserted the row keeps it,
     /// and dates it by the listings left (see `FinanceStore.undoImport`).
-    package func noteListed(_ id: UUID, date: Date, offset: Int?, sameSource: Bool) {
+    package func noteListed(_ id: UUID, date: Date, offset: Int?, sameSource: Bool) throws {
         guard importID != nil else { return }
-        Listing(date: Rows.millis(date), offset: offset, sameSource: sameSource).append(id, to: &listed)
+        try listed.append(Listing(date: Rows.millis(date), offset: offset, sameSource: sameSource), id: id, db: db)
     }
 
     /// Records the counts of the import begun with `beginImport`, and ends its journal.
@@ -210,10 +211,7 @@ package final class StoreWriter {
             entry.warningText = warnings.isEmpty ? nil : warnings.prefix(20).joined(separator: "\n")
             try entry.update(db, columns: LedgerRecord.resultColumns)
         }
-        if !listed.isEmpty {
-            try db.execute(sql: "INSERT OR REPLACE INTO import_listing(import_id, ids) VALUES (?, ?)",
-                           arguments: [importID, listed])
-        }
+        try listed.write(importID: importID, db: db)
         try db.execute(sql: "DELETE FROM store_meta WHERE key = 'journal_import'")
     }
 
