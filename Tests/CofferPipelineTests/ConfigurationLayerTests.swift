@@ -1,3 +1,4 @@
+import CofferFormats
 import CofferModel
 import Foundation
 import Testing
@@ -39,6 +40,37 @@ struct ConfigurationLayerTests {
         for file in builtIn {
             let text = try String(contentsOfFile: config + "/" + file.name, encoding: .utf8)
             #expect(file.text == text, Comment(rawValue: "\(file.name) differs from the built-in copy; \(hint)"))
+        }
+    }
+
+    /// The shipped profiles are decoded only when a CSV needs them; loading the configuration reads their id and
+    /// institution from two lines. Those must be what decoding gives, for every shipped profile.
+    @Test func eachShippedProfilesFactsAreWhatDecodingGives() throws {
+        let shipped = ConfigurationLayer.builtIn.files.filter { $0.name.hasPrefix("profiles/") }
+        #expect(shipped.count >= 8)
+        for file in shipped {
+            let profile = try CSVProfileSet.decode(yaml: file.text, file: file.source)
+            let facts = ShippedProfileFacts(yaml: file.text)
+            #expect(facts == ShippedProfileFacts(id: profile.id, institution: profile.institution), "\(file.name)")
+        }
+        let configuration = try CofferConfiguration.load(layers: [.builtIn])
+        for file in shipped {
+            let item = try #require(configuration.report.items.first { $0.source == file.source })
+            let profile = try #require(configuration.profiles.profile(id: item.id), "\(file.name)")
+            #expect(item.detail == profile.institution)
+        }
+        #expect(configuration.profiles.profiles.count == shipped.count)
+    }
+
+    /// What the facts refuse (the profile is then decoded at once) and what they read.
+    @Test func shippedProfileFactsReadOnlyPlainOneLineValues() {
+        let base = "version: 1\nmatch:\n  header: [a, b]\n  id: nested\n"
+        #expect(ShippedProfileFacts(yaml: base + "id: my-bank\ninstitution: Müller & Söhne (Köln)  \n")
+                == ShippedProfileFacts(id: "my-bank", institution: "Müller & Söhne (Köln)"))
+        for refused in ["id: \"quoted\"\ninstitution: A\n", "id: a # comment\ninstitution: A\n", "id: a\n",
+                        "id: a\ninstitution: A\nid: b\n", "id: a\ninstitution: 'A'\n", "id: &x a\ninstitution: A\n",
+                        "id: a\ninstitution: A: B\n", "id:\ninstitution: A\n", "id: a\ninstitution: |\n  A\n"] {
+            #expect(ShippedProfileFacts(yaml: base + refused) == nil, "\(refused)")
         }
     }
 

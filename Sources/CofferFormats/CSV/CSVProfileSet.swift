@@ -1,5 +1,6 @@
 import CofferModel
 import Foundation
+import Synchronization
 import Yams
 
 /// The institution profiles Coffer knows, and how a CSV file is matched to one.
@@ -16,11 +17,66 @@ import Yams
 /// for a profile with only a `file_name` pattern, when the name matches too). The most specific match wins:
 /// more signature names first, then a matching file name, then the profile id.
 package struct CSVProfileSet: Sendable {
-    /// The profiles, ordered by id.
-    package let profiles: [CSVProfile]
+    /// A profile given as its YAML, decoded the first time the set's profiles are read.
+    package struct Deferred: Sendable {
+        package var yaml: String
+        /// Where it came from, as messages name it (`built-in:profiles/amex.yaml`).
+        package var file: String
+
+        package init(yaml: String, file: String) {
+            self.yaml = yaml
+            self.file = file
+        }
+    }
+
+    private let box: Box
+
+    /// The profiles, ordered by id; the deferred ones are decoded by the first read.
+    package var profiles: [CSVProfile] { box.profiles }
 
     package init(profiles: [CSVProfile]) {
-        self.profiles = profiles.sorted { $0.id < $1.id }
+        box = Box(profiles: profiles, deferred: [])
+    }
+
+    /// A set of `profiles` and of `deferred` ones, decoded when the profiles are first read: the shipped profiles.
+    /// Decoding them cost about 7 ms of every import command, a CSV among its files or not (OFX, camt, MT940 and
+    /// QIF files are told by their bytes and never read a profile). A deferred profile must decode: the shipped
+    /// ones are compiled into the binary and decoded by the tests (`ConfigurationLayerTests`), so a failure is a
+    /// defect of the build, and it stops the program naming the file. Profiles of the person's own folders are
+    /// decoded at once, so that their mistakes are reported when the configuration is loaded.
+    package init(profiles: [CSVProfile], deferred: [Deferred]) {
+        box = Box(profiles: profiles, deferred: deferred)
+    }
+
+    private final class Box: Sendable {
+        /// The profiles given decoded, while deferred ones wait.
+        private let eager: [CSVProfile]
+        private let deferred: [Deferred]
+        /// All of them, ordered, once decoded.
+        private let cache: Mutex<[CSVProfile]?>
+
+        init(profiles: [CSVProfile], deferred: [Deferred]) {
+            eager = profiles
+            self.deferred = deferred
+            cache = Mutex(deferred.isEmpty ? Box.ordered(profiles) : nil)
+        }
+
+        static func ordered(_ profiles: [CSVProfile]) -> [CSVProfile] { profiles.sorted { $0.id < $1.id } }
+
+        var profiles: [CSVProfile] {
+            cache.withLock { cache in
+                if let cache { return cache }
+                let all = Box.ordered(eager + deferred.map { profile in
+                    do {
+                        return try CSVProfileSet.decode(yaml: profile.yaml, file: profile.file)
+                    } catch {
+                        preconditionFailure("the built-in CSV profile \(profile.file) does not decode: \(error)")
+                    }
+                })
+                cache = all
+                return all
+            }
+        }
     }
 
     /// Reads every `*.yaml` / `*.yml` file of `directory`; throws `.badConfiguration` naming the file and key of

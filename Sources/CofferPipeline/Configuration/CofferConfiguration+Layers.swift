@@ -43,7 +43,7 @@ private struct LayerLoader {
     }
 
     var layerNames: [String] = []
-    var profiles: [String: Entry<CSVProfile>] = [:]
+    var profiles: [String: Entry<LayerProfile>] = [:]
     var rules: [String: Entry<MerchantRule>] = [:]
     var categories: [String: Entry<MerchantCategoryCode?>] = [:]
     var institutions: [String: Entry<Institution>] = [:]
@@ -65,15 +65,22 @@ private struct LayerLoader {
         for file in layer.files where file.name != "disable.yaml" {
             rank += 1
             if file.name.hasPrefix("profiles/") {
-                let profile = try CSVProfileSet.decode(yaml: file.text, file: file.source)
-                if let other = profileFiles[profile.id] {
-                    throw CofferError(.badConfiguration, "key 'id': '\(profile.id)' is already the id of \(other)",
+                let id: String, institution: String, value: LayerProfile
+                if layer.name == ConfigurationLayer.builtIn.name, let facts = ShippedProfileFacts(yaml: file.text) {
+                    (id, institution) = (facts.id, facts.institution)
+                    value = .deferred(CSVProfileSet.Deferred(yaml: file.text, file: file.source))
+                } else {
+                    let profile = try CSVProfileSet.decode(yaml: file.text, file: file.source)
+                    (id, institution, value) = (profile.id, profile.institution, .decoded(profile))
+                }
+                if let other = profileFiles[id] {
+                    throw CofferError(.badConfiguration, "key 'id': '\(id)' is already the id of \(other)",
                                       location: SourceLocation(file: file.source))
                 }
-                profileFiles[profile.id] = file.source
-                let item = ConfigurationItem(kind: .profile, id: profile.id, detail: profile.institution, source: file.source,
-                                             overrides: overrides(profiles[profile.id]?.item))
-                profiles[profile.id] = Entry(value: profile, item: item, rank: rank)
+                profileFiles[id] = file.source
+                let item = ConfigurationItem(kind: .profile, id: id, detail: institution, source: file.source,
+                                             overrides: overrides(profiles[id]?.item))
+                profiles[id] = Entry(value: value, item: item, rank: rank)
                 continue
             }
             switch file.name {
@@ -244,7 +251,8 @@ private struct LayerLoader {
         items += transferRules.values.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map(\.item)
         items += disabled
         var configuration = CofferConfiguration(
-            directory: directory, profiles: CSVProfileSet(profiles: profiles.values.map(\.value)),
+            directory: directory, profiles: CSVProfileSet(profiles: profiles.values.compactMap(\.value.decoded),
+                                                          deferred: profiles.values.compactMap(\.value.deferred)),
             normalizer: DescriptionNormalizer(rules: MerchantRules(orderedRules.map(\.value)), categories: categoryTable),
             institutions: institutionTable, accountAliases: aliases.map(\.value))
         configuration.report = ConfigurationReport(layers: layerNames, items: items, warnings: warnings)

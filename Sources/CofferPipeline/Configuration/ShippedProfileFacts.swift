@@ -1,0 +1,57 @@
+import CofferFormats
+
+/// A profile as a configuration layer gives it: decoded, or (a shipped profile) its YAML, decoded when the
+/// profiles are first used (`CSVProfileSet.init(profiles:deferred:)`).
+enum LayerProfile {
+    case decoded(CSVProfile)
+    case deferred(CSVProfileSet.Deferred)
+
+    var decoded: CSVProfile? { if case .decoded(let profile) = self { profile } else { nil } }
+    var deferred: CSVProfileSet.Deferred? { if case .deferred(let profile) = self { profile } else { nil } }
+}
+
+/// The id and institution of a shipped CSV profile, read from its top-level `id:` and `institution:` lines without
+/// decoding it: what loading the configuration needs of a profile (overrides by id, `coffer config show`'s
+/// detail) before it is used. Nil unless each is one plain scalar on one line (the shipped files write them so);
+/// the profile is then decoded at once, as before. `ConfigurationLayerTests` checks these facts against the
+/// decoded profile for every shipped file.
+///
+/// Written by hand rather than read with Yams: composing the YAML is the cost being deferred.
+struct ShippedProfileFacts: Equatable {
+    var id: String
+    var institution: String
+
+    init(id: String, institution: String) {
+        self.id = id
+        self.institution = institution
+    }
+
+    init?(yaml: String) {
+        var id: String?, institution: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: true) {
+            for (key, slot) in [("id:", 0), ("institution:", 1)] where line.hasPrefix(key) {
+                guard let value = Self.plainScalar(line.dropFirst(key.count)) else { return nil }
+                if slot == 0 {
+                    guard id == nil else { return nil }
+                    id = value
+                } else {
+                    guard institution == nil else { return nil }
+                    institution = value
+                }
+            }
+        }
+        guard let id, let institution else { return nil }
+        self.id = id
+        self.institution = institution
+    }
+
+    /// A value that YAML reads as the same text with no quoting, escaping or comment: letters, digits, spaces and
+    /// `-_.&()`, starting with a letter or digit (the spaces around it dropped).
+    private static func plainScalar(_ text: Substring) -> String? {
+        let value = text.trimmingPrefix(while: { $0 == " " })
+        let trimmed = value.reversed().drop(while: { $0 == " " || $0 == "\r" }).reversed()
+        let allowed = trimmed.allSatisfy { $0.isLetter || $0.isNumber || " -_.&()".contains($0) }
+        guard allowed, let first = trimmed.first, first.isLetter || first.isNumber else { return nil }
+        return String(trimmed)
+    }
+}
