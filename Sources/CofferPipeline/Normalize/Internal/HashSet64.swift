@@ -38,6 +38,32 @@ struct HashSet64 {
             if !hasZero { count &+= 1 }
             return !hasZero
         }
+        return place(key, same: { $0 == key }, merged: { $0 })
+    }
+
+    /// Whether `key` is in the set.
+    func contains(_ key: UInt64) -> Bool {
+        if key == 0 { return hasZero }
+        return find(key, same: { $0 == key }) != nil
+    }
+
+    /// Adds `key` (greater than 1; bit 0 its flag), or, when a key equal to it but for bit 0 is held, sets that
+    /// key's flag if `key`'s is set. A flag once set stays set.
+    mutating func insertFlagged(_ key: UInt64) {
+        precondition(key > 1, "0 and 1 are not flagged keys")
+        _ = place(key, same: { $0 | 1 == key | 1 }, merged: { $0 | key })
+    }
+
+    /// The held key equal to `key` but for bit 0 (see `insertFlagged`), if any.
+    func flagged(_ key: UInt64) -> UInt64? {
+        guard key > 1 else { return nil }
+        return find(key, same: { $0 | 1 == key | 1 })
+    }
+
+    /// Probes from `key`'s slot (non-zero) to a held key `same` as it, which becomes `merged(held)` (false), or to
+    /// an empty slot, which takes `key` (true).
+    @inline(__always)
+    private mutating func place(_ key: UInt64, same: (UInt64) -> Bool, merged: (UInt64) -> UInt64) -> Bool {
         if (count &+ 1) > slots.count / 4 * 3 { grow() }
         let (shift, multiplier) = (self.shift, self.multiplier)
         let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
@@ -45,10 +71,13 @@ struct HashSet64 {
             var index = Int(truncatingIfNeeded: ((key | 1) &* multiplier) >> shift)
             while true {
                 let held = slots[index]
-                if held == key { return false }
                 if held == 0 {
                     slots[index] = key
                     return true
+                }
+                if same(held) {
+                    slots[index] = merged(held)
+                    return false
                 }
                 index = (index &+ 1) & mask
             }
@@ -57,56 +86,16 @@ struct HashSet64 {
         return inserted
     }
 
-    /// Whether `key` is in the set.
-    func contains(_ key: UInt64) -> Bool {
-        if key == 0 { return hasZero }
-        return slots.withUnsafeBufferPointer { slots in
+    /// The held key `same` as `key` (non-zero), probing from its slot.
+    @inline(__always)
+    private func find(_ key: UInt64, same: (UInt64) -> Bool) -> UInt64? {
+        slots.withUnsafeBufferPointer { slots in
             let mask = slots.count &- 1
             var index = Int(truncatingIfNeeded: ((key | 1) &* multiplier) >> shift)
             while true {
                 let held = slots[index]
-                if held == key { return true }
-                if held == 0 { return false }
-                index = (index &+ 1) & mask
-            }
-        }
-    }
-
-    /// Adds `key` (greater than 1; bit 0 its flag), or, when a key equal to it but for bit 0 is held, sets that
-    /// key's flag if `key`'s is set. A flag once set stays set.
-    mutating func insertFlagged(_ key: UInt64) {
-        precondition(key > 1, "0 and 1 are not flagged keys")
-        if (count &+ 1) > slots.count / 4 * 3 { grow() }
-        let (shift, multiplier) = (self.shift, self.multiplier)
-        let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
-            let mask = slots.count &- 1
-            var index = Int(truncatingIfNeeded: ((key | 1) &* multiplier) >> shift)
-            while true {
-                let held = slots[index]
-                if held | 1 == key | 1 {
-                    slots[index] = held | key
-                    return false
-                }
-                if held == 0 {
-                    slots[index] = key
-                    return true
-                }
-                index = (index &+ 1) & mask
-            }
-        }
-        if inserted { count &+= 1 }
-    }
-
-    /// The held key equal to `key` but for bit 0 (see `insertFlagged`), if any.
-    func flagged(_ key: UInt64) -> UInt64? {
-        guard key > 1 else { return nil }
-        return slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count &- 1
-            var index = Int(truncatingIfNeeded: ((key | 1) &* multiplier) >> shift)
-            while true {
-                let held = slots[index]
-                if held | 1 == key | 1 { return held }
                 if held == 0 { return nil }
+                if same(held) { return held }
                 index = (index &+ 1) & mask
             }
         }
