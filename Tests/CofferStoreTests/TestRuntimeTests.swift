@@ -11,4 +11,15 @@ import Testing
         #expect(Int(width) != nil)
         #expect(testParallelismWidth == "8")
     }
+
+    /// The tests' files go into a folder of this process's own, which it removes at exit (they once filled /tmp).
+    @Test func temporaryFilesGoToTheProcesssOwnFolder() throws {
+        let folder = testTemporaryFolder
+        try #require(!folder.isEmpty, "the constructor in Tests/CofferTestRuntime made no folder")
+        #expect(folder.contains("/coffer-test-run-"))
+        #expect(ProcessInfo.processInfo.environment["TMPDIR"] == folder)
+        #expect(NSTemporaryDirectory().hasPrefix(folder), "\(NSTemporaryDirectory())")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
 }
