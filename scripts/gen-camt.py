@@ -5,8 +5,8 @@ Usage: scripts/gen-camt.py ENTRIES OUT.xml
 
 Entries rotate through card payments, SEPA transfers, direct debits and salary credits, each with one TxDtls
 (party, remittance text, references); the opening and closing balances reconcile. They come in booking-date order
-over the statement's 84 booking days, as banks write a camt.053 (the same days as the OFX and CSV generators spread
-their rows over, in order). Do not commit the output.
+over the statement's 84 booking days, as banks write a camt.053 (the OFX and CSV generators write their days in
+order too). Do not commit the output.
 """
 import sys
 

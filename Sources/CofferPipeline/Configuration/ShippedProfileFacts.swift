@@ -29,15 +29,12 @@ struct ShippedProfileFacts: Equatable {
     init?(yaml: String) {
         var id: String?, institution: String?
         for line in yaml.split(separator: "\n", omittingEmptySubsequences: true) {
-            for (key, slot) in [("id:", 0), ("institution:", 1)] where line.hasPrefix(key) {
-                guard let value = Self.plainScalar(line.dropFirst(key.count)) else { return nil }
-                if slot == 0 {
-                    guard id == nil else { return nil }
-                    id = value
-                } else {
-                    guard institution == nil else { return nil }
-                    institution = value
-                }
+            if line.hasPrefix("id:") {
+                guard id == nil, let value = Self.plainScalar(line.dropFirst(3)) else { return nil }
+                id = value
+            } else if line.hasPrefix("institution:") {
+                guard institution == nil, let value = Self.plainScalar(line.dropFirst(12)) else { return nil }
+                institution = value
             }
         }
         guard let id, let institution else { return nil }

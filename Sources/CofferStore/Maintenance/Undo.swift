@@ -76,18 +76,18 @@ extension StoreWriter {
         var history: [UUID: (lastInsertUndone: Bool?, changedByOthers: Bool)] = [:]
         var lastInsert: [UUID: Int64] = [:]
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT c.entity_id, c.seq, c.op, c.import_id, l.undone_by IS NOT NULL, l.kind
+            SELECT c.entity_id, c.seq, c.op = 0, c.import_id, l.undone_by IS NOT NULL, l.kind = 'undo'
             FROM change_log c JOIN import_ledger l ON l.id = c.import_id WHERE c.entity = 2
             """)
         while let row = try rows.next() {
             guard let entity = UUID.fromDatabaseValue(row[0]), ids.contains(entity) else { continue }
-            let seq: Int64 = row[1], op: Int = row[2], importID: Int64 = row[3], undone: Bool = row[4], kind: String = row[5]
+            let seq: Int64 = row[1], isInsert: Bool = row[2], importID: Int64 = row[3], undone: Bool = row[4], isUndo: Bool = row[5]
             var facts = history[entity] ?? (nil, false)
-            if op == 0, seq > lastInsert[entity, default: .min] {
+            if isInsert, seq > lastInsert[entity, default: .min] {
                 lastInsert[entity] = seq
                 facts.lastInsertUndone = undone
             }
-            if importID != id, !undone, kind != "undo" { facts.changedByOthers = true }
+            if importID != id, !undone, !isUndo { facts.changedByOthers = true }
             history[entity] = facts
         }
         return history
@@ -285,6 +285,8 @@ extension StoreWriter {
             var own: [UUID: Listing] = [:]
             Listing.decode(blob, into: &own)
             let candidates = Set(own.keys.filter { others[$0] == nil && !insertedSet.contains($0) })
+            // Asked now, not with the inserted rows above: the journal's rows put back since are inserts of this
+            // undo's entry, and a row put back is not removed.
             let history = try Self.insertionHistory(db, of: candidates, other: target)
             for id in candidates {
                 // The row goes when the import that last inserted it was undone and no live entry but this one

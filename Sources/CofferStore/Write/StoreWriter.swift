@@ -80,7 +80,8 @@ package final class StoreWriter {
     /// Stored transactions this import listed unchanged (see `noteListed`), already in `Listing`'s 25-byte encoding.
     /// Appended, not keyed: a row listed twice is merged when read (`Listing.decode`), and an append costs a
     /// fraction of a hashed insert on the path of a re-import (~3% of its CPU). Encoded as they come, not kept as
-    /// values and encoded at the end: a forced re-import of a million rows peaked 48 MB higher so.
+    /// values and encoded at the end: a forced re-import of a million rows peaked 48 MB higher so. Kept a megabyte
+    /// at a time, the rest in a temporary table (`ListingSpool`).
     private var listed = ListingSpool()
 
     /// Appends a change-log row. `day` is the record's day after the change (for a deletion, before it) and
