@@ -210,6 +210,12 @@ import Testing
         #expect(report.ok, "\(report.failed.map { "\($0.name): \($0.detail)" })")
         let after = try Self.contents(path)
         #expect(after.applied == Schema.migrator.migrations)
+        // v21 marks every account holding rows or tombstones as one whose rows may be numbered over a whole file.
+        let marks = try await DatabaseQueue(path: path).read { db in
+            (try UUID.fetchSet(db, sql: "SELECT account_id FROM file_wide_occurrence_account"),
+             try UUID.fetchSet(db, sql: "SELECT account_id FROM txn UNION SELECT account_id FROM tombstone"))
+        }
+        #expect(!marks.0.isEmpty && marks.0 == marks.1)
         let fresh = try Self.freshSchema()
         // Exactly a new store's schema: what differs, as the pins write it (none).
         #expect(Self.difference(from: fresh, to: after.schema) == [])

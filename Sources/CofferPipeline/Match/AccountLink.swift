@@ -79,6 +79,7 @@ extension FinanceStore {
             }
             report.balancesMoved = try writer.moveBalances(from: otherID, to: keepID)
             try writer.copyTombstones(from: otherID, to: keepID)
+            try writer.carryOccurrenceMark(from: otherID, to: keepID)
             try writer.moveStatementPeriods(from: otherID, to: keepID)
             report.aliases = try writer.absorbIdentities(of: otherID, into: keepID)
             try writer.deleteAccount(otherID)

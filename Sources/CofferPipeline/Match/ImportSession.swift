@@ -97,7 +97,7 @@ final class ImportSession {
             let account = try begin(header)
             return ResolvedAccount(id: account.id, currencyCode: account.currencyCode,
                                    names: [account.displayName] + (account.accountDescription.map { [$0] } ?? []),
-                                   mayHoldFileWideOccurrences: try writer.hasTransactionsOrTombstones(accountID: account.id))
+                                   mayHoldFileWideOccurrences: try writer.mayHoldFileWideOccurrences(accountID: account.id))
         case .transaction(let prepared): try transaction(prepared)
         case .balance(let raw):
             guard account != nil else { throw CofferError(.badInput, "a balance before any statement header", location: raw.location) }

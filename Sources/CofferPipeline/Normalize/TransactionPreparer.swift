@@ -35,9 +35,9 @@ struct ResolvedAccount: Sendable {
     var currencyCode: String
     /// The account's display name and description: what a merchant rule's `account` may name it by.
     var names: [String] = []
-    /// Whether rows or tombstones an earlier version stored may carry file-wide occurrence numbers: false for an
-    /// account with nothing stored when this file first names it, whose rows the preparer then numbers per day
-    /// only (`TransactionPreparer`), keeping no file-wide set (16 MB at a million transactions).
+    /// Whether rows or tombstones an earlier version stored may carry file-wide occurrence numbers (the account is
+    /// marked by migration v21): when false, the preparer numbers the rows per day only (`TransactionPreparer`),
+    /// keeping no file-wide set (16 MB at a million transactions).
     var mayHoldFileWideOccurrences = true
 }
 
@@ -65,9 +65,7 @@ struct TransactionPreparer {
     /// Occurrence counts of the fingerprints seen more than once, over the file (legacy) and per day.
     private var repeats: [UInt64: Int] = [:]
     private var seenDayFingerprints = HashSet64()
-    /// Per account, decided when the file first names it (`ResolvedAccount.mayHoldFileWideOccurrences`): whether
-    /// the file-wide occurrence is counted.
-    private var countsFileWide: [UUID: Bool] = [:]
+    /// Whether the current account's file-wide occurrences are counted (`ResolvedAccount.mayHoldFileWideOccurrences`).
     private var countFileWide = true
     private var dayRepeats: [UInt64: Int] = [:]
     /// Ids that grow in the order rows are read, so the primary-key index takes them at its end.
@@ -91,10 +89,7 @@ struct TransactionPreparer {
             accountMatches = normalizer.rules.rules.contains { !$0.accounts.isEmpty }
                 ? normalizer.rules.accountMatches(id: account.id, names: account.names) : []
             salt = withUnsafeBytes(of: account.id.uuid) { $0.load(as: UInt64.self) }
-            // Decided once a file: a later statement of the same account finds this file's own rows stored, which
-            // carry per-day numbers only.
-            if countsFileWide[account.id] == nil { countsFileWide[account.id] = account.mayHoldFileWideOccurrences }
-            countFileWide = countsFileWide[account.id] ?? true
+            countFileWide = account.mayHoldFileWideOccurrences
         case .transaction(let raw):
             count += 1
             if count % 10_000 == 0 { now = Date() }

@@ -203,6 +203,7 @@ enum Schema {
         registerWalletOrdersMigration(&migrator)
         registerLocalDayIndexMigration(&migrator)
         registerAccountFactIndexesMigration(&migrator)
+        registerFileWideOccurrencesMigration(&migrator)
         return migrator
     }
 

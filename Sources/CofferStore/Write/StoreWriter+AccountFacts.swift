@@ -63,11 +63,21 @@ extension StoreWriter {
                             hasRecordsWithoutExternalID: row?[2] ?? false, hasOpenTransactions: row?[3] ?? false)
     }
 
-    /// Whether the account has any transaction stored, or the tombstone of one.
-    package func hasTransactionsOrTombstones(accountID: UUID) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM txn WHERE account_id = ?1) OR EXISTS (SELECT 1 FROM tombstone WHERE account_id = ?1)
-            """, arguments: [accountID]) ?? true
+    /// Whether the account's rows may carry occurrence numbers counted over a whole file, as versions before 2026-11
+    /// stored them (migration v21): then an import also looks for each record under its file-wide number.
+    package func mayHoldFileWideOccurrences(accountID: UUID) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM file_wide_occurrence_account WHERE account_id = ?)
+            """), arguments: [accountID]) ?? true
+    }
+
+    /// Marks `target` as holding file-wide occurrence numbers when `source`, whose rows it takes, is marked (a link).
+    /// Never unmarked, an undone link included: the mark only makes imports look in one more place.
+    package func carryOccurrenceMark(from source: UUID, to target: UUID) throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO file_wide_occurrence_account(account_id)
+                SELECT ? FROM file_wide_occurrence_account WHERE account_id = ?
+            """, arguments: [target, source])
     }
 
     /// Whether the account holds a row posted a day or more after its date (a pending row that booked, an OFX
