@@ -4,7 +4,7 @@
     scripts/bench/alternate.py RUNS NAME 'PREPARE' 'COMMAND with {bin}' BIN_A BIN_B
 
 Each pair runs A and B once, the order flipping every pair; PREPARE (a shell line, may be '') runs before each.
-Prints the medians of wall time and of CPU (user + sys, from wait4) for each, and the median of the per-pair ratios
+Prints the medians of wall time, of CPU (user + sys) and of peak memory (maximum RSS), all from wait4, for each, and the median of the per-pair ratios
 B/A, which a load change during the run moves far less than the medians. With COMMAND '{bin}', BIN_A and BIN_B
 are whole commands. For example:
 
@@ -29,9 +29,10 @@ for i in range(runs):
             wall = time.perf_counter() - t0
         if status != 0:
             sys.exit(f"{name}: {b} exited with status {status}")
-        res[b].append((wall, usage.ru_utime + usage.ru_stime))
+        res[b].append((wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024))
 a, b = bins
 def med(x, k): return statistics.median(r[k] for r in res[x])
 def ratio(k): return statistics.median(y[k] / x[k] for x, y in zip(res[a], res[b]))
-print(f"{name}: A {a}: wall {med(a, 0):.3f}s cpu {med(a, 1):.3f}s | B {b}: wall {med(b, 0):.3f}s cpu {med(b, 1):.3f}s"
+print(f"{name}: A {a}: wall {med(a, 0):.3f}s cpu {med(a, 1):.3f}s peak {med(a, 2):.1f} MiB"
+      f" | B {b}: wall {med(b, 0):.3f}s cpu {med(b, 1):.3f}s peak {med(b, 2):.1f} MiB"
       f" | B/A per pair: wall {ratio(0):.3f} cpu {ratio(1):.3f}")
