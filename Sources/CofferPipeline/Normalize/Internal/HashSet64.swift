@@ -8,15 +8,16 @@
 /// through `Hasher` when it grows: half a microsecond per transaction, an eighth of the normalize stage. Here a
 /// multiply by a random odd number, top bits kept (multiply-shift, a universal family), spreads the key over the
 /// table: the keys come from a statement file, and a fixed multiplier would let a crafted file pile its ids into
-/// one run of slots (quadratic probing time). The table grows at the same load as `Set` (3/4),
-/// so it takes no more memory (8 bytes a slot: 16 MB at a million keys).
+/// one run of slots (quadratic probing time). The table grows at the same load as `Set` (3/4), but by half its size
+/// instead of doubling: its size need not be a power of two, since the top 64 bits of the mixed key times the size
+/// pick the slot. At a million keys that is 1.36M slots (11 MB) where doubling gave 2M (16 MB); four such tables are
+/// most of what a `--force` import of a million rows holds.
 ///
 /// A key's bit 0 does not choose its slot, so a key may also be read as 63 bits of value and a flag
 /// (`insertFlagged`, `flagged`): one table where two sets, one inside the other, would take twice the memory.
 struct HashSet64 {
     /// 0 marks an empty slot; the key 0 itself is kept in `hasZero`.
     private var slots: [UInt64]
-    private var shift: UInt64
     /// Odd, drawn per table (again when it grows).
     private let multiplier = UInt64.random(in: 1...UInt64.max) | 1
     private var hasZero = false
@@ -25,9 +26,17 @@ struct HashSet64 {
     /// A set with room for `capacity` keys before it first grows.
     init(capacity: Int = 48) {
         var size = 16
-        while size / 4 * 3 < capacity { size &*= 2 }
+        while size / 4 * 3 < capacity { size = Self.grown(size) }
         slots = Array(repeating: 0, count: size)
-        shift = UInt64(64 - size.trailingZeroBitCount)
+    }
+
+    /// The size a table of `size` slots grows to.
+    private static func grown(_ size: Int) -> Int { size &+ size / 2 }
+
+    /// Where `key`'s probe starts: multiply-shift by the table's multiplier, then scaled to the table's size.
+    @inline(__always)
+    private static func home(_ key: UInt64, multiplier: UInt64, size: Int) -> Int {
+        Int(truncatingIfNeeded: ((key | 1) &* multiplier).multipliedFullWidth(by: UInt64(size)).high)
     }
 
     /// Adds `key`; whether it was not there before.
@@ -65,10 +74,9 @@ struct HashSet64 {
     @inline(__always)
     private mutating func place(_ key: UInt64, same: (UInt64) -> Bool, merged: (UInt64) -> UInt64) -> Bool {
         if (count &+ 1) > slots.count / 4 * 3 { grow() }
-        let (shift, multiplier) = (self.shift, self.multiplier)
+        let multiplier = self.multiplier
         let inserted = slots.withUnsafeMutableBufferPointer { slots -> Bool in
-            let mask = slots.count &- 1
-            var index = Int(truncatingIfNeeded: ((key | 1) &* multiplier) >> shift)
+            var index = Self.home(key, multiplier: multiplier, size: slots.count)
             while true {
                 let held = slots[index]
                 if held == 0 {
@@ -79,7 +87,8 @@ struct HashSet64 {
                     slots[index] = merged(held)
                     return false
                 }
-                index = (index &+ 1) & mask
+                index &+= 1
+                if index == slots.count { index = 0 }
             }
         }
         if inserted { count &+= 1 }
@@ -90,21 +99,21 @@ struct HashSet64 {
     @inline(__always)
     private func find(_ key: UInt64, same: (UInt64) -> Bool) -> UInt64? {
         slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count &- 1
-            var index = Int(truncatingIfNeeded: ((key | 1) &* multiplier) >> shift)
+            var index = Self.home(key, multiplier: multiplier, size: slots.count)
             while true {
                 let held = slots[index]
                 if held == 0 { return nil }
                 if same(held) { return held }
-                index = (index &+ 1) & mask
+                index &+= 1
+                if index == slots.count { index = 0 }
             }
         }
     }
 
-    /// Doubles the table and puts every key back.
+    /// Grows the table by half and puts every key back.
     private mutating func grow() {
         let old = slots
-        var bigger = HashSet64(capacity: old.count / 4 * 3 &* 2)
+        var bigger = HashSet64(capacity: Self.grown(old.count) / 4 * 3)
         for key in old where key != 0 { _ = bigger.insert(key) }
         bigger.hasZero = hasZero
         bigger.count = count
