@@ -104,6 +104,9 @@ gen "$OUT/data/overlap-a-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --firs
 gen "$OUT/data/overlap-b-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --first "$half" --count "$BIG" --out "$OUT/data/overlap-b-$BIG.ofx"
 # History: 100k new transactions of the gen-ofx.py account (1234567890), after its BIG transactions.
 gen "$OUT/data/extend-$BIG.ofx" python3 scripts/bench/gen-ofx-range.py --first "$BIG" --count 100000 --acct 1234567890 --out "$OUT/data/extend-$BIG.ofx"
+# Undo and update: 100k transactions, then the same ones under other payee names (every row an update).
+gen "$OUT/data/range-100000.ofx" python3 scripts/bench/gen-ofx-range.py --count 100000 --out "$OUT/data/range-100000.ofx"
+gen "$OUT/data/renamed-100000.ofx" python3 scripts/bench/gen-ofx-range.py --count 100000 --renamed --out "$OUT/data/renamed-100000.ofx"
 for k in $(seq 1 10); do
     gen "$OUT/data/tiny-$k.ofx" python3 scripts/bench/gen-ofx-range.py --first $((20000000 + k * 5)) --count 5 --acct 1234567890 --out "$OUT/data/tiny-$k.ofx"
 done
@@ -183,6 +186,19 @@ for ext in wal shm; do [[ -f $store-$ext ]] && cp "$store-$ext" "$sstore-$ext"; 
 log "small statement into the $BIG store"
 hf "reimport.small.$BIG" "$runs" --warmup 1 "$COFFER import --force --store $sstore $OUT/data/tiny-1.ofx"
 rmstore "$sstore"
+# Rows changed and rows taken back, 100k each, whatever BIG is: an import that updates every row of the store
+# (undo journals each), the undo of a first import, and the undo of a --force import that alone kept the rows
+# alive after their first import was undone.
+ustore=$OUT/stores/undo-100000.sqlite
+plain=$OUT/data/range-100000.ofx
+log "update and undo (100000)"
+hf "update.100000" 5 --prepare "rm -f $ustore $ustore-wal $ustore-shm; $COFFER import --store $ustore $plain" \
+    "$COFFER import --store $ustore $OUT/data/renamed-100000.ofx"
+hf "undo.first.100000" 5 --prepare "rm -f $ustore $ustore-wal $ustore-shm; $COFFER import --store $ustore $plain" \
+    "$COFFER imports undo 1 --store $ustore"
+hf "undo.force.100000" 5 --prepare "rm -f $ustore $ustore-wal $ustore-shm; $COFFER import --store $ustore $plain; $COFFER import --force --store $ustore $plain; $COFFER imports undo 1 --store $ustore" \
+    "$COFFER imports undo 2 --store $ustore"
+rmstore "$ustore"
 fi
 
 # --- overlapping statement: B shares half its days (and transactions) with A -------------------------------

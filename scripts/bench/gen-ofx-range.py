@@ -5,7 +5,9 @@ Usage: scripts/bench/gen-ofx-range.py --first 500000 --count 1000000 --acct 5555
 
 Each transaction's fields depend only on its index (500 a day from 2020-01-01, FITID GEN<index>), so two ranges
 that overlap carry identical transactions where they overlap: what the overlapping-statement and history
-benchmarks need. Payees, amounts and ids are made up.
+benchmarks need. With --renamed, every payee's name has "New " before it: the same transactions under other names,
+so importing the file over its plain form updates every row (the update and undo benchmarks). Payees, amounts and
+ids are made up.
 """
 import argparse
 import datetime
@@ -31,6 +33,7 @@ def main():
     p.add_argument("--count", type=int, default=1000)
     p.add_argument("--acct", default="5555000011")
     p.add_argument("--out", required=True)
+    p.add_argument("--renamed", action="store_true")
     a = p.parse_args()
     first_day = START + datetime.timedelta(days=a.first // 500)
     last_day = START + datetime.timedelta(days=(a.first + a.count - 1) // 500)
@@ -52,7 +55,7 @@ def main():
             amount = "%s%d.%02d" % ("-" if sign < 0 else "", cents // 100, cents % 100)
             chunk.append("<STMTTRN>\n<TRNTYPE>%s\n<DTPOSTED>%s120000\n<DTUSER>%s\n<TRNAMT>%s\n<FITID>GEN%010d\n"
                          "<NAME>%s\n<MEMO>Generated transaction %d\n%s</STMTTRN>\n"
-                         % (kind, day, day, amount, i, PAYEES[(h >> 40) % len(PAYEES)], i,
+                         % (kind, day, day, amount, i, ("New " if a.renamed else "") + PAYEES[(h >> 40) % len(PAYEES)], i,
                             "<SIC>%s\n" % sic if sic else ""))
             if len(chunk) >= 10000:
                 w("".join(chunk))

@@ -122,6 +122,13 @@ for key, label, target, floor in [(f"reimport.same.{big}", "identical file again
         ok = m / first < 0.5
         target += f" ({m / first:.2f}x wall, {cpu / first_cpu:.2f}x CPU)" if first_cpu else f" ({m / first:.2f}x)"
     w(f"| {label} | {fmt(m, 3)} | {fmt(rate)} | {fmt(n / cpu if cpu else None)} | {fmt(num(key + '.peak_mib'), 1)} | {target}{mark(ok)} |")
+for key, label in [("update.100000", "a statement changing every payee of 100,000 stored rows (each an update)"),
+                   ("undo.first.100000", "`coffer imports undo` of a first import of 100,000"),
+                   ("undo.force.100000", "the same of a `--force` import that alone kept 100,000 rows alive")]:
+    m = num(key + ".median_s")
+    if m:
+        cpu = (num(key + ".user_s") or 0) + (num(key + ".sys_s") or 0)
+        w(f"| {label} | {fmt(m, 3)} | {fmt(100_000 / m)} | {fmt(100_000 / cpu if cpu else None)} | | |")
 if F.get(f"overlap.{big}.stored"):
     w(f"\nAfter the overlapping import the store holds {F[f'overlap.{big}.stored']} transactions "
       f"(expected {big + big // 2:,}: A's {big:,} plus B's {big // 2:,} new).")
