@@ -37,16 +37,17 @@ struct ResolvedAccount: Sendable {
     var names: [String] = []
     /// Whether rows or tombstones an earlier version stored may carry file-wide occurrence numbers (the account is
     /// marked by migration v21): when false, the preparer numbers the rows per day only (`TransactionPreparer`),
-    /// keeping no file-wide set (16 MB at a million transactions).
+    /// keeping no file-wide set (11 MB at a million transactions).
     var mayHoldFileWideOccurrences = true
 }
 
 /// The normalize stage: raw transaction → normalized `Transaction`, fingerprint and occurrence, encoded amounts.
 ///
 /// It keeps the only per-file memory that grows with the file: one 64-bit hash per institution id and per
-/// fingerprint (about 16 MB each for a million transactions), to number identical transactions and to notice a
-/// repeated id; a second fingerprint set for the file-wide numbers only for accounts that had rows stored. At each statement header it asks `resolveAccount` (the writing side, which owns the store) for
-/// the account, so the transactions it prepares are final.
+/// fingerprint (about 11 MB each for a million transactions), to number identical transactions and to notice a
+/// repeated id; a second fingerprint set for the file-wide numbers only for accounts migration v21 marked. At each
+/// statement header it asks `resolveAccount` (the writing side, which owns the store) for the account, so the
+/// transactions it prepares are final.
 struct TransactionPreparer {
     let normalizer: DescriptionNormalizer
     /// How the format calls the institution's id, for the repeated-id warning ("FITID").
