@@ -64,17 +64,34 @@ extension StoreWriter {
         return out
     }
 
+    /// What the change log says of one transaction, for undo (`insertionHistory`).
+    struct InsertionFacts {
+        /// Whether the import that last inserted it was undone; nil when none inserted it.
+        var lastInsertUndone: Bool?
+        /// Whether a live entry other than the one being undone inserted or changed it.
+        var changedByOthers = false
+        /// The change-log sequence of its last insertion.
+        private var lastInsertSeq = Int64.min
+
+        /// Takes in one change-log row of the transaction.
+        fileprivate mutating func note(seq: Int64, isInsert: Bool, undone: Bool, byOthers: Bool) {
+            if isInsert, seq > lastInsertSeq {
+                lastInsertSeq = seq
+                lastInsertUndone = undone
+            }
+            if byOthers { changedByOthers = true }
+        }
+    }
+
     /// For each of `ids` the change log names: whether the import that last inserted it was undone (nil when none
     /// inserted it), and whether a live entry other than `id` inserted or changed it.
     ///
     /// One pass over the transactions' change log for all of them: the log has no index by entity id (an import
     /// would pay for it on every row), so a search per row read the whole log each time, and undoing an import
     /// that kept 10,000 rows alive took a minute (a million: days).
-    static func insertionHistory(_ db: Database, of ids: Set<UUID>, other id: Int64)
-        throws -> [UUID: (lastInsertUndone: Bool?, changedByOthers: Bool)] {
+    static func insertionHistory(_ db: Database, of ids: Set<UUID>, other id: Int64) throws -> [UUID: InsertionFacts] {
         guard !ids.isEmpty else { return [:] }
-        var history: [UUID: (lastInsertUndone: Bool?, changedByOthers: Bool)] = [:]
-        var lastInsert: [UUID: Int64] = [:]
+        var history: [UUID: InsertionFacts] = [:]
         let rows = try Row.fetchCursor(db, sql: """
             SELECT c.entity_id, c.seq, c.op = 0, c.import_id, l.undone_by IS NOT NULL, l.kind = 'undo'
             FROM change_log c JOIN import_ledger l ON l.id = c.import_id WHERE c.entity = 2
@@ -82,13 +99,9 @@ extension StoreWriter {
         while let row = try rows.next() {
             guard let entity = UUID.fromDatabaseValue(row[0]), ids.contains(entity) else { continue }
             let seq: Int64 = row[1], isInsert: Bool = row[2], importID: Int64 = row[3], undone: Bool = row[4], isUndo: Bool = row[5]
-            var facts = history[entity] ?? (nil, false)
-            if isInsert, seq > lastInsert[entity, default: .min] {
-                lastInsert[entity] = seq
-                facts.lastInsertUndone = undone
-            }
-            if importID != id, !undone, !isUndo { facts.changedByOthers = true }
-            history[entity] = facts
+            // Changed in place: one look-up a change-log row, and one table (the sequence beside the facts).
+            history[entity, default: InsertionFacts()].note(seq: seq, isInsert: isInsert, undone: undone,
+                                                             byOthers: importID != id && !undone && !isUndo)
         }
         return history
     }
