@@ -28,7 +28,7 @@ extension FinanceStore {
         let token = ClientToken.make()
         let id = UUID()
         try write { writer in
-            let db = writer.db
+            let db = try writer.db
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM client WHERE name = ?)", arguments: [name]) == true {
                 throw CofferError(.usage, "a client named \(name) exists (coffer clients show \(name))")
             }
@@ -65,13 +65,13 @@ extension FinanceStore {
     package func removeClient(named name: String) throws -> Bool {
         try write { writer in
             try writer.db.execute(sql: "DELETE FROM client WHERE name = ?", arguments: [name])
-            return writer.db.changesCount > 0
+            return try writer.db.changesCount > 0
         }
     }
 
     private func decide(_ name: String, _ state: ClientState, grant: Grant) throws -> Client {
         let id: UUID = try write { writer in
-            let db = writer.db
+            let db = try writer.db
             guard let row = try Row.fetchOne(db, sql: "SELECT id, state FROM client WHERE name = ?", arguments: [name]) else {
                 throw CofferError(.usage, "no client named \(name)" + (try Self.clientNamesHint(db)))
             }

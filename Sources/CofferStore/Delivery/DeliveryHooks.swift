@@ -70,7 +70,7 @@ extension FinanceStore {
             throw CofferError(.usage, "a delivery hook needs a name and at least one data type")
         }
         try write { writer in
-            let db = writer.db
+            let db = try writer.db
             if var record = try DeliveryHookRecord.fetchOne(db, key: hook.name) {
                 record.set(hook)
                 try record.update(db, columns: DeliveryHookRecord.hookColumns)

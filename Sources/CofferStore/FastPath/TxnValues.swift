@@ -58,9 +58,10 @@ struct TxnValues {
         }
     }
 
-    /// Binds every column for `TxnColumn.insertSQL`.
+    /// Binds every column for `TxnColumn.insertSQL`, or for the row of a many-row insert whose parameters follow
+    /// the first `offset` ones.
     @inline(__always)
-    func bindAll(to s: BoundStatement) throws {
-        for column in TxnColumn.allCases { try bind(column, to: s, at: column.index + 1) }
+    func bindAll(to s: BoundStatement, after offset: CInt = 0) throws {
+        for column in TxnColumn.allCases { try bind(column, to: s, at: offset + column.index + 1) }
     }
 }

@@ -58,7 +58,7 @@ extension FinanceStore {
     @discardableResult
     public func compact(before date: Date) throws -> CompactionResult {
         try write { writer in
-            let db = writer.db
+            let db = try writer.db
             let cutoff = Rows.millis(date)
             guard let maxSeq = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log WHERE committed_at < ?", arguments: [cutoff])
             else {

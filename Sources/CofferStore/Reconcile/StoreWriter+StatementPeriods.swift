@@ -20,7 +20,7 @@ extension StoreWriter {
         var record = StatementPeriodRecord(period, importID: importID, source: recordSource)
         try record.insert(db)
         var stored = period
-        stored.id = record.id ?? db.lastInsertedRowID
+        stored.id = try record.id ?? db.lastInsertedRowID
         stored.importID = importID
         stored.path = try String.fetchOne(db, sql: "SELECT path FROM import_ledger WHERE id = ?", arguments: [importID]) ?? ""
         return stored

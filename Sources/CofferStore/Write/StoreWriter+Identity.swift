@@ -78,7 +78,7 @@ extension StoreWriter {
     @discardableResult
     package func repointAccountAliases(from: UUID, to: UUID) throws -> Int {
         try db.execute(sql: "UPDATE account_alias SET account_id = ? WHERE account_id = ?", arguments: [to, from])
-        return db.changesCount
+        return try db.changesCount
     }
 
     /// Stored accounts whose number shows these last characters (`••••1234`), with what their sources said about

@@ -27,6 +27,7 @@ extension StoreWriter {
     /// unchanged: re-importing an old file does not rewrite it.
     package func externalIDMatch(accountID: UUID, externalID: String, comparedWith t: Transaction,
                                 amounts: EncodedAmounts) throws -> (id: UUID, unchanged: Bool)? {
+        let db = try self.db  // (writes held inserts: the statement below is stepped without asking for `db`)
         if externalIDStatement == nil { externalIDStatement = try BoundStatement(db, sql: TxnColumn.externalIDMatchSQL) }
         let s = externalIDStatement!
         try TxnValues(transaction: t, amounts: amounts, keys: DedupeKeys(externalID: externalID), accountID: accountID)
@@ -97,16 +98,23 @@ extension StoreWriter {
     }
 
     /// Inserts a transaction whose amounts were encoded beforehand (`amounts` must be `EncodedAmounts(transaction)`).
-    /// The hot path of an import: two prepared statements bound value by value.
+    /// The hot path of an import: the row waits in `batch`, and is written with the next full batch, or alone
+    /// when anything asks for `db` first (see `StoreWriter+InsertBatch`).
     package func insert(_ t: Transaction, keys: DedupeKeys, amounts: EncodedAmounts) throws {
         if amounts.exactScaled == nil { try noteInexactAmount(t.transactionAmount.amount) }
-        let seq = try log(.transaction, .insert, id: t.id, accountID: t.accountID, day: t.localDay)
-        if insertStatement == nil { insertStatement = try BoundStatement(db, sql: TxnColumn.insertSQL) }
-        let s = insertStatement!
-        try TxnValues(transaction: t, amounts: amounts, keys: keys, createdSeq: seq, valuesAsOf: statementAsOf,
-                      source: recordSource).bindAll(to: s)
-        try s.step()
+        try hold(TxnValues(transaction: t, amounts: amounts, keys: keys, valuesAsOf: statementAsOf, source: recordSource))
         transactionCounts.inserted += 1
+    }
+
+    /// Writes one row with its change-log row: two prepared statements bound value by value.
+    func insertNow(_ values: TxnValues) throws {
+        var values = values
+        let t = values.transaction
+        values.createdSeq = try log(.transaction, .insert, id: t.id, accountID: t.accountID, day: t.localDay)
+        if insertStatement == nil { insertStatement = try BoundStatement(connection, sql: TxnColumn.insertSQL) }
+        let s = insertStatement!
+        try values.bindAll(to: s)
+        try s.step()
     }
 
     /// Notes that the row's text is the current statement's too (another source listed the same words, newer):

@@ -45,7 +45,17 @@ package struct ChangeCounts: Hashable, Sendable, Codable {
 /// Every insert, update and delete appends its change-log row in the same transaction, so history never sees
 /// a change without its data or data without its change.
 package final class StoreWriter {
-    let db: Database
+    /// The write transaction's connection. Code reads it as `db`, which first writes the inserts still held in
+    /// `batch`: whatever a look-up or another write asks of the store sees them, in the order they were made.
+    let connection: Database
+    var db: Database {
+        get throws {
+            if !batch.rows.isEmpty { try flushInserts() }
+            return connection
+        }
+    }
+    /// Inserts held to be written many rows to a statement (`StoreWriter+InsertBatch`).
+    var batch = InsertBatch()
     let store: FinanceStore
     let now: Int64
     /// The import ledger row the changes belong to, when the write is an import.
@@ -56,7 +66,7 @@ package final class StoreWriter {
     package private(set) var otherCounts = ChangeCounts()
 
     init(db: Database, store: FinanceStore) {
-        self.db = db
+        self.connection = db
         self.store = store
         self.now = Rows.millis(Date())
     }
@@ -90,6 +100,7 @@ package final class StoreWriter {
     /// record entered or left the client's dates.
     @discardableResult
     func log(_ entity: EntityKind, _ op: ChangeOp, id: UUID, accountID: UUID, day: Int? = nil, priorDay: Int? = nil) throws -> Int64 {
+        let db = try self.db
         if logStatement == nil {
             logStatement = try BoundStatement(db, sql: """
                 INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id, day, prior_day) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -232,58 +243,6 @@ package final class StoreWriter {
     }
 }
 
-/// What an import listed unchanged: per stored transaction, the date it gave (ms) with its offset, and whether it
-/// matched within its own source. Kept as 25-byte entries (16-byte id, 8-byte date, 1 flag byte) in one blob per
-/// import. The flag's low bit is the source; the other seven hold the offset in quarter hours plus 64 (1…127,
-/// ±15¾ h), 0 for none: a date-only value, an offset not in quarter hours, or a listing noted before offsets were
-/// kept (migration v10).
-struct Listing {
-    var date: Int64
-    var offset: Int?
-    var sameSource: Bool
-
-    /// The earlier date (as the earliest-date rule orders them: local day, instant, date-only first), and whether
-    /// either listing was of the same source.
-    func merged(with other: Listing) -> Listing {
-        var earlier = Listing.isEarlier(other.date, other.offset, than: date, offset) ? other : self
-        earlier.sameSource = sameSource || other.sameSource
-        return earlier
-    }
-
-    static func isEarlier(_ date: Int64, _ offset: Int?, than other: Int64, _ otherOffset: Int?) -> Bool {
-        let day = CalendarDay.localDay(Rows.date(date), offset: offset)
-        let otherDay = CalendarDay.localDay(Rows.date(other), offset: otherOffset)
-        if day != otherDay { return day < otherDay }
-        if date != other { return date < other }
-        return (offset ?? Int.min) < (otherOffset ?? Int.min)
-    }
-
-    /// Appends the listing of row `id` in its 25-byte form (a row listed twice is merged by `decode`).
-    func append(_ id: UUID, to bytes: inout Data) {
-        var code = 0
-        if let offset, offset % 900 == 0, abs(offset / 900) <= 63 { code = offset / 900 + 64 }
-        withUnsafeBytes(of: id.uuid) { bytes.append($0.assumingMemoryBound(to: UInt8.self)) }
-        withUnsafeBytes(of: date.littleEndian) { bytes.append($0.assumingMemoryBound(to: UInt8.self)) }
-        bytes.append(UInt8(code << 1) | (sameSource ? 1 : 0))
-    }
-
-    /// Merges a blob's entries into `into`: the earliest date, and whether any listing was of the same source.
-    static func decode(_ blob: Data, into out: inout [UUID: Listing]) {
-        blob.withUnsafeBytes { raw in
-            var offset = 0
-            while offset + 25 <= raw.count {
-                let id = UUID(uuid: raw.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
-                let date = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
-                let flag = raw[offset + 24]
-                let code = Int(flag >> 1)
-                let listing = Listing(date: date, offset: code == 0 ? nil : (code - 64) * 900, sameSource: flag & 1 != 0)
-                out[id] = out[id].map { $0.merged(with: listing) } ?? listing
-                offset += 25
-            }
-        }
-    }
-}
-
 /// One entry of the import ledger: an import of a statement file, the undo of one, or a link of two accounts.
 public struct ImportRecord: Sendable, Codable {
     /// What an entry records: an import, the undo of one, or a link of two accounts.
@@ -374,7 +333,9 @@ extension FinanceStore {
             return try pool.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
-                    result = try body(StoreWriter(db: db, store: self))
+                    let writer = StoreWriter(db: db, store: self)
+                    result = try body(writer)
+                    try writer.flushInserts()
                     return dryRun ? .rollback : .commit
                 }
                 return result!
