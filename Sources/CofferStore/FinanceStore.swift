@@ -94,7 +94,7 @@ public final class FinanceStore: Sendable {
         var config = Configuration()
         config.readonly = access == .readOnly
         // A second import (cron overlap) waits for the first instead of failing.
-        config.busyMode = .timeout(30)
+        config.busyMode = .timeout(Self.busyTimeout)
         config.label = "coffer"
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in

@@ -99,6 +99,43 @@ import Testing
         copy.close()
     }
 
+    /// A write that leaves more than 4 MB of log (an import) empties it at once, while the store stays open: the
+    /// `.sqlite` file alone holds it (before, the log was copied at the commit and again at `close`). A reader in
+    /// another connection that holds an older snapshot keeps the log; the write does not wait for it, and `close`
+    /// empties the log once the reader is done.
+    @Test func aLargeWriteEmptiesTheLogWithoutWaitingForReaders() async throws {
+        let (store, path) = try makeStore()
+        let account = try addAccount(store)
+        let rows = { (month: Int) in (1...15_000).map { makeTransaction(account.id, "\($0)", on: "2026-0\(month)-0\($0 % 9 + 1)") } }
+        try insert(store, rows(2))
+        #expect(Self.size(path + "-wal") == 0, "the log is emptied after a large write")
+        let copy = try FinanceStore(path: Self.copyFileAlone(path), access: .readOnly)
+        #expect(try await copy.transactions(query: TransactionQuery()).count == 15_000)
+        copy.close()
+
+        // A reader holding a snapshot from before the next write.
+        let (reading, readingSignal) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            try? DatabaseQueue(path: path).read { db in
+                _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn")
+                readingSignal.finish()
+                release.wait()
+            }
+        }
+        reader.start()
+        for await _ in reading {}
+        let clock = ContinuousClock()
+        let begun = clock.now
+        try insert(store, rows(3))
+        // The busy timeout is 30 s: a write waiting for the reader would take that long.
+        #expect(clock.now - begun < .seconds(20))
+        #expect(Self.size(path + "-wal") > 4 << 20, "the reader's snapshot keeps the log")
+        release.signal()
+        #expect(store.close())
+        #expect(!Self.fileExists(path + "-wal") || Self.size(path + "-wal") == 0)
+    }
+
     @Test func aCheckpointDoesNotWaitForAnotherWriter() async throws {
         let (store, path) = try makeStore()
         let account = try addAccount(store)

@@ -44,6 +44,24 @@ extension FinanceStore {
         return Self.checkpoint(path: path, waitingAtMost: timeout)
     }
 
+    /// How long a connection of the store waits for another process's lock (a second import waits for the first).
+    static let busyTimeout: TimeInterval = 30
+
+    /// After a commit that left a large log (an import), empties it on the writer's own connection: SQLite's
+    /// automatic checkpoint at the commit copied it into the store file, as the log's index in shared memory
+    /// records, so this only truncates it. Left for `close`, the log outlived that index (the store's connections
+    /// close one by one, the writer first): the next connection rebuilt the index from the log and copied every
+    /// page again. A first import of 200k rows wrote its 88 MB into the store twice. It does not wait: a reader in
+    /// another process keeps the log as it is, and `close` tries again.
+    static func emptyLogIfLarge(_ db: Database, path: String) {
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0, info.st_size > 4 << 20 else { return }
+        let handle = db.sqliteConnection
+        sqlite3_busy_timeout(handle, 0)
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        sqlite3_busy_timeout(handle, CInt(busyTimeout * 1000))
+    }
+
     /// Copies every committed change from the write-ahead log of the store at `path` into the store file and
     /// truncates the log (SQLite's `wal_checkpoint(TRUNCATE)`), on a connection of its own. A Coffer addition.
     ///

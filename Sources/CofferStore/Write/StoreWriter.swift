@@ -338,6 +338,7 @@ extension FinanceStore {
                     try writer.flushInserts()
                     return dryRun ? .rollback : .commit
                 }
+                if !dryRun { Self.emptyLogIfLarge(db, path: path) }
                 return result!
             }
         } catch let error as DatabaseError {
