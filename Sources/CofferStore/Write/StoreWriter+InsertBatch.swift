@@ -12,6 +12,10 @@ import GRDB
 /// held rows first (alone when fewer than a batch), and the end of `FinanceStore.write` writes the rest. A look-up,
 /// an update or another change-log row therefore sees the store as if each insert had been written when it was
 /// made, and the change log keeps the order the changes were made in.
+///
+/// A statement of many rows keeps a statement journal (it must be able to undo itself when a row fails its foreign
+/// key or a unique index): about 150 KiB a batch, more than the 120 KiB `CSQLiteTuning` keeps in memory, so it
+/// becomes a file (see docs/benchmarks.md, "A batching writer").
 struct InsertBatch {
     /// Rows per statement: 128 rows of `txn`'s 27 columns bind 3,456 parameters (SQLite allows 32,766). Tests
     /// compare other sizes with `Int.max`, which writes every row alone.
