@@ -15,7 +15,7 @@ import GRDB
 ///
 /// A statement of many rows keeps a statement journal (it must be able to undo itself when a row fails its foreign
 /// key or a unique index): about 150 KiB a batch, more than the 120 KiB `CSQLiteTuning` keeps in memory, so it
-/// becomes a file (see docs/benchmarks.md, "A batching writer").
+/// becomes a file (docs/benchmarks.md, "a batching writer, and the log copied twice").
 struct InsertBatch {
     /// Rows per statement: 128 rows of `txn`'s 27 columns bind 3,456 parameters (SQLite allows 32,766). Tests
     /// compare other sizes with `Int.max`, which writes every row alone.
