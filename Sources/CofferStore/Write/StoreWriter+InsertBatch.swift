@@ -63,8 +63,15 @@ extension StoreWriter {
     /// Writes the held rows: a full batch with one statement per table, fewer one by one.
     func flushInserts() throws {
         guard !batch.rows.isEmpty else { return }
-        let rows = batch.rows
-        batch.rows.removeAll(keepingCapacity: true)
+        // The rows leave the batch before they are written (writing one asks for `db`, which would write them
+        // again), and their buffer comes back empty: a flush of one row then allocates nothing, where emptying a
+        // buffer still shared with a copy would have allocated a new one of the batch's capacity.
+        var rows: [TxnValues] = []
+        swap(&rows, &batch.rows)
+        defer {
+            rows.removeAll(keepingCapacity: true)
+            if batch.rows.isEmpty { batch.rows = rows }
+        }
         if rows.count < batch.size {
             for row in rows { try insertNow(row) }
             return
