@@ -110,10 +110,12 @@ let package = Package(
         // a constructor that runs before Swift Testing starts), at most 8 test cases at once (see its source).
         .target(name: "CofferTestRuntime", path: "Tests/CofferTestRuntime"),
         .target(name: "CofferTestSupport", dependencies: ["CofferTestRuntime"], path: "Tests/CofferTestSupport"),
+        // Tests only: a counting wrapper of SQLite's default VFS (which statement journals spill to files).
+        .target(name: "CSQLiteProbe", path: "Tests/CSQLiteProbe", linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(name: "CofferModelTests", dependencies: ["CofferModel", "CofferTestSupport"]),
         .testTarget(name: "CofferFormatsTests", dependencies: ["CofferFormats", "CofferTestSupport"]),
         .testTarget(name: "CofferStoreTests", dependencies: [
-            "CofferStore", "CofferTestSupport", .product(name: "Clocks", package: "swift-clocks"),
+            "CofferStore", "CofferTestSupport", "CSQLiteProbe", .product(name: "Clocks", package: "swift-clocks"),
         ]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore", "CofferTestSupport"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),

@@ -204,6 +204,7 @@ enum Schema {
         registerLocalDayIndexMigration(&migrator)
         registerAccountFactIndexesMigration(&migrator)
         registerFileWideOccurrencesMigration(&migrator)
+        registerDeferredTransactionAccountKeyMigration(&migrator)
         return migrator
     }
 

@@ -13,9 +13,11 @@ import GRDB
 /// an update or another change-log row therefore sees the store as if each insert had been written when it was
 /// made, and the change log keeps the order the changes were made in.
 ///
-/// A statement of many rows keeps a statement journal (it must be able to undo itself when a row fails its foreign
-/// key or a unique index): about 150 KiB a batch, more than the 120 KiB `CSQLiteTuning` keeps in memory, so it
-/// becomes a file (docs/benchmarks.md, "a batching writer, and the log copied twice").
+/// Both statements say `INSERT OR FAIL`, and `txn.account_id`'s foreign key is deferred (migration v22), so SQLite
+/// keeps no statement journal for them. Under the default `ABORT` rule a statement of many rows must be able to undo
+/// itself when one row fails: about 150 KiB of copied pages a batch, past the 120 KiB `CSQLiteTuning` keeps in
+/// memory, so a file (docs/benchmarks.md, "the statement journal"). A failing row stops the import whichever rule
+/// applies, and the import's transaction rolls back whole, so the rows of the batch before it never matter.
 struct InsertBatch {
     /// Rows per statement: 128 rows of `txn`'s 27 columns bind 3,456 parameters (SQLite allows 32,766). Tests
     /// compare other sizes with `Int.max`, which writes every row alone.
@@ -36,7 +38,7 @@ struct InsertBatch {
         let values = (0..<rows).map { k in
             "(\(EntityKind.transaction.rawValue), \(ChangeOp.insert.rawValue), ?\(3 + 3 * k), ?\(4 + 3 * k), ?1, ?2, ?\(5 + 3 * k), NULL)"
         }
-        return "INSERT INTO change_log(entity, op, entity_id, account_id, committed_at, import_id, day, prior_day) VALUES "
+        return "INSERT OR FAIL INTO change_log(entity, op, entity_id, account_id, committed_at, import_id, day, prior_day) VALUES "
             + values.joined(separator: ", ")
     }
 
@@ -44,7 +46,7 @@ struct InsertBatch {
     static func insertSQL(rows: Int) -> String {
         let columns = TxnColumn.allCases.map(\.name).joined(separator: ", ")
         let row = "(" + Array(repeating: "?", count: TxnColumn.allCases.count).joined(separator: ", ") + ")"
-        return "INSERT INTO txn(\(columns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
+        return "INSERT OR FAIL INTO txn(\(columns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 }
 
