@@ -16,8 +16,9 @@ import GRDB
 /// Both statements say `INSERT OR FAIL`, and `txn.account_id`'s foreign key is deferred (migration v22), so SQLite
 /// keeps no statement journal for them. Under the default `ABORT` rule a statement of many rows must be able to undo
 /// itself when one row fails: about 150 KiB of copied pages a batch, past the 120 KiB `CSQLiteTuning` keeps in
-/// memory, so a file (docs/benchmarks.md, "the batches' statement journal"). A failing row stops the import whichever rule
-/// applies, and the import's transaction rolls back whole, so the rows of the batch before it never matter.
+/// memory, so a file (docs/benchmarks.md, "the batches' statement journal"). A failing row stops the import
+/// whichever rule applies, and the import's transaction rolls back whole, so the rows of the batch before it never
+/// matter.
 struct InsertBatch {
     /// Rows per statement: 128 rows of `txn`'s 27 columns bind 3,456 parameters (SQLite allows 32,766). Tests
     /// compare other sizes with `Int.max`, which writes every row alone.
