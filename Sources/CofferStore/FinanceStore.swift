@@ -88,6 +88,7 @@ public final class FinanceStore: Sendable {
         var opened = false
         defer { if opened { StoreFile.release(lock) } else { StoreFile.unlock(lock) } }
         openingLock = Mutex(lock)
+        if access == .readWrite { try StoreFile.setPageSizeIfEmpty(path: path) }
         // For .readOnly, the checks run on a reader connection that queries then keep using.
         let checked = try StoreFile.check(path: path, access: access)
 
@@ -100,11 +101,13 @@ public final class FinanceStore: Sendable {
         config.prepareDatabase { db in
             if db.configuration.readonly {
                 // Readers (queries, history): memory-mapped pages and a larger cache instead of a pread system
-                // call per page (12% of a query's time). The writer keeps SQLite's defaults so that an import's
-                // memory stays small whatever the store's size.
+                // call per page (12% of a query's time). The writer keeps a small cache and no mapping, so that an
+                // import's memory stays small whatever the store's size.
                 try db.execute(sql: "PRAGMA mmap_size = 268435456; PRAGMA cache_size = -16000")
             } else {
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // An 8 MB page cache for the writer (SQLite's default is 2 MB): fewer pages written out to the log in
+                // the middle of an import and read back (docs/benchmarks.md, "16 KiB pages and no statement journal").
+                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000")
             }
         }
         readers = ReaderPool(path: path, first: checked)

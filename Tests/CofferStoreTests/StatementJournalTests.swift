@@ -35,17 +35,43 @@ import Testing
             try w.finishImport(unchanged: 0)
             return after - before
         }
-        // The probe sees a spill when there is one: one statement rewriting every row, each firing the undo journal's
-        // trigger, keeps far more than the 120 KiB held in memory.
-        let spilledByUpdate = try store.write { w in
-            let before = coffer_probe_statement_journal_files()
-            try w.db.execute(sql: "UPDATE txn SET description = description || ' (checked)'")
-            return coffer_probe_statement_journal_files() - before
+        // Statements changing stored rows fire the undo journal's triggers. With `OR FAIL` (the writer's updates) and
+        // the triggers' own `OR FAIL` inserts (migration v23), neither a whole-table update nor a delete keeps one.
+        let spilled = try [
+            "UPDATE OR FAIL txn SET description = description || ' (checked)'",
+            // The probe sees a spill when there is one: the same update under the default ABORT rule keeps far more
+            // than the 120 KiB held in memory.
+            "UPDATE txn SET description = description || ' (again)'",
+            "DELETE FROM txn",
+        ].map { sql in
+            try store.write { w in
+                let before = coffer_probe_statement_journal_files()
+                try w.db.execute(sql: sql)
+                return coffer_probe_statement_journal_files() - before
+            }
         }
         #expect(spilledByInserts == 0, "4,096 new rows in batches of 128 spilled \(spilledByInserts) statement journals to files")
-        #expect(spilledByUpdate > 0, "the probe saw no statement journal file for a statement that must keep one")
+        #expect(spilled[0] == 0, "an UPDATE OR FAIL of 4,096 rows spilled \(spilled[0]) statement journals to files")
+        #expect(spilled[1] > 0, "the probe saw no statement journal file for a statement that must keep one")
+        #expect(spilled[2] == 0, "a DELETE of 4,096 rows spilled \(spilled[2]) statement journals to files")
         let stored = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM txn") }
-        #expect(stored == 4_096)
+        #expect(stored == 0)
+        let images = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM undo_txn") }
+        #expect(images == 0, "no import was being journaled, so the triggers kept no image")
+    }
+
+    /// Every trigger of a new store that keeps an undo image inserts it `OR FAIL` (a later migration recreating one
+    /// must keep it), and a new store has 16 KiB pages.
+    @Test func aNewStoresTriggersAndPages() throws {
+        let (_, path) = try makeStore("triggers")
+        let (triggers, plain, pageSize) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'trigger' AND sql LIKE '%INTO undo%'"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND sql LIKE '%INSERT INTO undo%'"),
+             try Int.fetchOne(db, sql: "PRAGMA page_size"))
+        }
+        #expect((triggers ?? 0) >= 13)
+        #expect(plain == [], "triggers inserting undo images without OR FAIL: \(plain)")
+        #expect(pageSize == StoreFile.pageSize)
     }
 
     /// 300 rows (two full batches and 44 written alone), one of them in an account no store has: the write fails at

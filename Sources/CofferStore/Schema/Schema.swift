@@ -205,6 +205,7 @@ enum Schema {
         registerAccountFactIndexesMigration(&migrator)
         registerFileWideOccurrencesMigration(&migrator)
         registerDeferredTransactionAccountKeyMigration(&migrator)
+        registerJournalInsertOrFailMigration(&migrator)
         return migrator
     }
 

@@ -111,6 +111,29 @@ enum StoreFile {
         close(fd)
     }
 
+    /// A new store's page size, in bytes. SQLite's default is 4 KiB; with 16 KiB an import writes a quarter of the log
+    /// frames, each with its system calls, and re-reads a quarter at its commit (docs/benchmarks.md, "16 KiB pages and
+    /// no statement journal"). Stores made before keep their 4 KiB: the size is fixed once the file has a page, and
+    /// changing it is a rewrite of the whole file.
+    static let pageSize = 16_384
+
+    /// Gives a still empty store file its first page, in `pageSize`. The size must be set before anything else writes
+    /// the file (GRDB's switch to WAL mode does), so under the opening lock: a second process opening the same new
+    /// store waits, then finds the file written.
+    static func setPageSizeIfEmpty(path: String) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        guard size?.intValue == 0 else { return }
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = \(pageSize); VACUUM")
+            }
+            try queue.close()
+        } catch {
+            throw CofferError(.storeIO, "cannot write the new store file \(path): \(error)")
+        }
+    }
+
     /// An exclusive flock on the store file (nil when it cannot be opened; the checks that follow then report).
     static func lockExclusively(path: String) -> Int32? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

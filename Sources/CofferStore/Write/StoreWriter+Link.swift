@@ -41,7 +41,7 @@ extension StoreWriter {
                 SELECT MAX(occurrence) FROM txn WHERE account_id = ? AND fingerprint = ? AND external_id IS NULL
                 """, arguments: [accountID, fingerprint]) ?? n) + 1
         }
-        try db.execute(sql: "UPDATE txn SET account_id = ?, occurrence = ? WHERE id = ?", arguments: [accountID, occurrence, id])
+        try db.execute(sql: "UPDATE OR FAIL txn SET account_id = ?, occurrence = ? WHERE id = ?", arguments: [accountID, occurrence, id])
         transactionCounts.deleted += 1
         transactionCounts.inserted += 1
     }

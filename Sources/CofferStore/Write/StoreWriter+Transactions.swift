@@ -121,7 +121,7 @@ extension StoreWriter {
     /// its `values_as_of` and `source` become the statement's. Nothing a reader sees changes: no change is logged.
     package func restampValues(ofTransaction id: UUID) throws {
         try db.cachedStatement(sql: """
-            UPDATE txn SET values_as_of = COALESCE(?, values_as_of), source = COALESCE(?, source) WHERE id = ?
+            UPDATE OR FAIL txn SET values_as_of = COALESCE(?, values_as_of), source = COALESCE(?, source) WHERE id = ?
             """).execute(arguments: [statementAsOf, recordSource, id])
     }
 
@@ -178,7 +178,7 @@ extension StoreWriter {
     /// Replaces a transaction's dedupe keys without changing its data (no history change): a record from a
     /// higher-fidelity source lends its institution id.
     package func setKeys(_ keys: DedupeKeys, forTransaction id: UUID) throws {
-        try db.cachedStatement(sql: "UPDATE txn SET external_id = ?, fingerprint = ?, occurrence = ? WHERE id = ?")
+        try db.cachedStatement(sql: "UPDATE OR FAIL txn SET external_id = ?, fingerprint = ?, occurrence = ? WHERE id = ?")
             .execute(arguments: [keys.externalID, keys.fingerprint, keys.occurrence, id])
     }
 
