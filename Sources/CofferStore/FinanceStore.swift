@@ -88,9 +88,9 @@ public final class FinanceStore: Sendable {
         var opened = false
         defer { if opened { StoreFile.release(lock) } else { StoreFile.unlock(lock) } }
         openingLock = Mutex(lock)
-        if access == .readWrite { try StoreFile.setPageSizeIfEmpty(path: path) }
         // For .readOnly, the checks run on a reader connection that queries then keep using.
         let checked = try StoreFile.check(path: path, access: access)
+        if access == .readWrite { try StoreFile.setPageSizeIfEmpty(path: path) }
 
         var config = Configuration()
         config.readonly = access == .readOnly
