@@ -77,9 +77,10 @@ enum TxnColumn: CInt, CaseIterable {
     /// The parameters of `updateSQL`, in order: every column but the id and the insert's sequence, then the id.
     static let updateParameters: [TxnColumn] = allCases.filter { $0 != .id && $0 != .createdSeq } + [.id]
 
-    /// Replaces a row's values (same id); a NULL `values_as_of` or `source` keeps the stored one. `OR FAIL`, like every
-    /// statement that changes `txn`: with the undo triggers' `OR FAIL` (migration v23) and the deferred account key
-    /// (v22), SQLite keeps no statement journal for it (docs/benchmarks.md, "16 KiB pages and no statement journal").
+    /// Replaces a row's values (same id); a NULL `values_as_of` or `source` keeps the stored one. `OR FAIL`, like
+    /// every `UPDATE` of `txn` the writer makes: with the undo triggers' `OR FAIL` (migration v23) and the deferred
+    /// account key (v22), SQLite keeps no statement journal for it (docs/benchmarks.md, "16 KiB pages and no
+    /// statement journal").
     static let updateSQL = "UPDATE OR FAIL txn SET " + updateParameters.dropLast().map { column in
         column == .valuesAsOf || column == .source ? "\(column.name) = COALESCE(?, \(column.name))" : "\(column.name) = ?"
     }.joined(separator: ", ") + " WHERE id = ?"
