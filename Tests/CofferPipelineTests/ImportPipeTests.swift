@@ -6,10 +6,12 @@ import Synchronization
 import Testing
 
 /// A parser that emits a header and `count` transactions, then fails if asked to; it records how far it got.
-private struct CountingParser: StatementParser {
+struct CountingParser: StatementParser {
     let count: Int
     let failAfter: Int?
     let emitted: Progress
+    /// The row (0-based) given no date, which the prepare stage refuses.
+    var undatedRow: Int? = nil
 
     final class Progress: Sendable {
         let value = Mutex(0)
@@ -25,7 +27,8 @@ private struct CountingParser: StatementParser {
             }
             do {
                 try emit(.transaction(RawTransaction(location: SourceLocation(file: "x", line: i + 1), externalID: "T\(i)",
-                                                     amount: Decimal(i + 1), transactionDate: RawDate(date: Date(), isDateOnly: true),
+                                                     amount: Decimal(i + 1),
+                                                     transactionDate: i == undatedRow ? nil : RawDate(date: Date(), isDateOnly: true),
                                                      name: "Row \(i)")))
             } catch {
                 emitted.stoppedEarly.withLock { $0 = true }
@@ -37,24 +40,25 @@ private struct CountingParser: StatementParser {
     }
 }
 
-@Suite("Import pipe: parsing thread → writing thread") struct ImportPipeTests {
+@Suite("Import pipe: parsing thread(s) → writing thread") struct ImportPipeTests {
     let preparer = TransactionPreparer(normalizer: DescriptionNormalizer())
 
-    @Test func everyEventArrivesOnceInOrder() throws {
+    // Each test runs with the prepare stage on the parsing thread (OFX, CSV) and on a thread of its own (camt).
+    @Test(arguments: [false, true]) func everyEventArrivesOnceInOrder(prepareApart: Bool) throws {
         let parser = CountingParser(count: 10_000, failAfter: nil, emitted: .init())
         var lines: [Int] = []
-        try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
+        try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer, prepareApart: prepareApart) { event in
             if case .transaction(let p) = event { lines.append(p.raw.location.line ?? -1) }
             return nil
         }
         #expect(lines == Array(1...10_000))
     }
 
-    @Test func aParseErrorArrivesAfterEveryEventBeforeIt() throws {
+    @Test(arguments: [false, true]) func aParseErrorArrivesAfterEveryEventBeforeIt(prepareApart: Bool) throws {
         let parser = CountingParser(count: 10_000, failAfter: 7_777, emitted: .init())
         var seen = 0
         #expect {
-            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
+            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer, prepareApart: prepareApart) { event in
                 if case .transaction = event { seen += 1 }
                 return nil
             }
@@ -64,26 +68,48 @@ private struct CountingParser: StatementParser {
         #expect(seen == 7_777)
     }
 
-    @Test func aWriterErrorStopsTheParsingThreadBeforeReturning() throws {
-        // Far more events than the queue holds: the parser is blocked on a full queue when the writer fails.
+    @Test(arguments: [false, true]) func aWriterErrorStopsTheParsingThreadBeforeReturning(prepareApart: Bool) throws {
+        // Far more events than the queues hold: the parser is blocked on a full queue when the writer fails.
         let progress = CountingParser.Progress()
         let parser = CountingParser(count: 200_000, failAfter: nil, emitted: progress)
         struct WriterFailed: Error {}
         var seen = 0
         #expect(throws: WriterFailed.self) {
-            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer) { event in
+            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer, prepareApart: prepareApart) { event in
                 if case .transaction = event { seen += 1 }
                 if seen == 100 { throw WriterFailed() }
                 return nil
             }
         }
-        // `run` returned only after the parser stopped: it made no progress since, and stopped early.
+        try Self.expectStopped(progress, total: 200_000)
+    }
+
+    @Test(arguments: [false, true]) func aPrepareErrorArrivesInOrderAndStopsTheParser(prepareApart: Bool) throws {
+        // Row 5,001 has no date, which the prepare stage (not the parser) refuses; the parser has far more to give.
+        let progress = CountingParser.Progress()
+        let parser = CountingParser(count: 200_000, failAfter: nil, emitted: progress, undatedRow: 5_000)
+        var seen = 0
+        #expect {
+            try ImportPipe.run(parser: parser, input: .string(""), preparer: preparer, prepareApart: prepareApart) { event in
+                if case .transaction = event { seen += 1 }
+                return nil
+            }
+        } throws: { error in
+            let error = error as? CofferError
+            return error?.location?.line == 5_001 && error?.message.contains("no date") == true
+        }
+        #expect(seen == 5_000)
+        try Self.expectStopped(progress, total: 200_000)
+    }
+
+    /// `run` returned only after the parser stopped: it makes no progress since, and it stopped early.
+    static func expectStopped(_ progress: CountingParser.Progress, total: Int) throws {
         let emittedAtReturn = progress.value.withLock { $0 }
         // Sleep justified: showing that a thread makes *no* progress takes time passing; the parser thread has no clock.
         Thread.sleep(forTimeInterval: 0.05)
         #expect(progress.value.withLock { $0 } == emittedAtReturn)
         #expect(progress.stoppedEarly.withLock { $0 })
-        #expect(emittedAtReturn < 200_000)
+        #expect(emittedAtReturn < total)
     }
 }
 

@@ -164,7 +164,7 @@ public struct Importer: Sendable {
                                                 accountRules: StatementAccount.Rules(institutions: configuration.institutions,
                                                                                      aliases: configuration.accountAliases))
                 let preparer = TransactionPreparer(normalizer: normalizer, idName: format.idName, idNamespace: format.idNamespace)
-                try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event in
+                try ImportPipe.run(parser: format.parser, input: input, preparer: preparer, prepareApart: format.parsesApart) { event in
                     if let isCancelled, isCancelled() { throw CancellationError() }
                     return try session.handle(consume event)
                 }

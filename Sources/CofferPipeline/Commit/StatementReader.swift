@@ -38,7 +38,7 @@ package struct StatementReader: Sendable {
                             + "one account; if the export names its account, say where with account.number_from")
         }
         let preparer = TransactionPreparer(normalizer: configuration.normalizer, idName: format.idName, idNamespace: format.idNamespace)
-        try ImportPipe.run(parser: format.parser, input: input, preparer: preparer) { event -> ResolvedAccount? in
+        try ImportPipe.run(parser: format.parser, input: input, preparer: preparer, prepareApart: format.parsesApart) { event -> ResolvedAccount? in
             switch event {
             case .begin(let header):
                 let identity = header.account

@@ -12,6 +12,10 @@ package struct StatementFormat: Sendable {
     /// What the format calls the institution's id of a transaction, for messages ("FITID").
     package var idName: String { name == "ofx" ? "FITID" : "id" }
 
+    /// Whether an import parses on a thread of its own, apart from the prepare stage (`ImportPipe`): camt, whose
+    /// parse alone (libxml2 and the element tree) takes longer than the writer's share of a transaction.
+    package var parsesApart: Bool { name.hasPrefix("camt") }
+
     /// Where the institution's ids of this format live (docs/dedupe.md): `ofx`, `camt`, `mt940`, `qif`, `csv:<profile>`. Within
     /// one namespace the id decides; across namespaces an equal id means nothing and the content decides.
     package var idNamespace: String {
