@@ -47,6 +47,7 @@ extension ImportSession {
             try insertOpen(t, keys: keys, amounts: amounts, externalID: externalID, asOf: asOf, account: account)
         case .update(let t, let keys, let valuesFromStatement):
             try writer.update(t, keys: keys, valuesFromStatement: valuesFromStatement)
+            priorRows[account.id]?.note(t)  // a row from before the file, now of these values
             note("update", t)
             report.updated += 1
         case .delete(let stored):

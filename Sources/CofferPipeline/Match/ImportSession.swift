@@ -61,6 +61,10 @@ final class ImportSession {
     var candidates: StoreCandidates?
     /// Per account, the posting reach the matcher found (see `Matcher.postingReach`): asked once per file.
     private var postingReachByAccount: [UUID: Int] = [:]
+    /// Each account's rows from before this file (`PriorRows`), kept across the file's statements.
+    var priorRows: [UUID: PriorRows] = [:]
+    /// The change log's last sequence number when this file's import began.
+    let storedThrough: Int64
     /// Rows of the current statement whose id the bank re-issued.
     var reissued = 0
     /// Listings of the current statement whose text a row may take, decided at its end (`resolveDeferredTexts`).
@@ -86,6 +90,7 @@ final class ImportSession {
         self.collectChanges = collectChanges
         self.progress = progress
         self.matcher = Matcher(namespace: idNamespace, checkTombstones: try writer.hasTombstones())
+        self.storedThrough = try writer.lastSequence()
         writer.recordSource = idNamespace.isEmpty ? nil : idNamespace
         if collectChanges { self.report.changes = [] }
     }
@@ -164,7 +169,10 @@ final class ImportSession {
         } else {
             matcher.period = nil
         }
-        candidates = StoreCandidates(writer: writer, accountID: account.id)
+        if priorRows[account.id] == nil {
+            priorRows[account.id] = PriorRows(writer: writer, accountID: account.id, storedThrough: storedThrough)
+        }
+        candidates = StoreCandidates(writer: writer, accountID: account.id, prior: priorRows[account.id])
         balances = []
         tally = StatementTally(currency: header.account.currencyCode?.uppercased() ?? account.currencyCode)
         minDate = nil

@@ -35,18 +35,42 @@ protocol MatchCandidates {
     func textAsOf(_ row: StoredTransaction) throws -> Int64?
     /// Whether the account holds rows without ids that another source than `namespace` gave.
     func hasIdlessRows(outside namespace: String) throws -> Bool
+    /// Whether the account held, before this file's import began, a row of this amount and direction on one of the
+    /// local days given (`PriorRows`): when not, `rows(fromDay:throughDay:amount:indicator:)` can find only rows
+    /// this file stored. True when not known.
+    func mayHoldPriorRow(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> Bool
+    /// `rows(fromDay:throughDay:amount:indicator:)` of those stored before this file's import began (or more).
+    func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction]
+}
+
+extension MatchCandidates {
+    func mayHoldPriorRow(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> Bool { true }
+    func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        try rows(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator)
+    }
 }
 
 /// The matcher's candidates from the import's open SQLite transaction, for one account and statement.
 final class StoreCandidates: MatchCandidates {
     let writer: StoreWriter
     let accountID: UUID
+    /// The account's rows from before the import, kept by the session across its statements.
+    let prior: PriorRows?
     /// `hasIdlessRows`, asked once per statement (a scan), when a record without an id first needs it.
     private var idless: [String: Bool] = [:]
 
-    init(writer: StoreWriter, accountID: UUID) {
+    init(writer: StoreWriter, accountID: UUID, prior: PriorRows? = nil) {
         self.writer = writer
         self.accountID = accountID
+        self.prior = prior
+    }
+
+    func mayHoldPriorRow(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> Bool {
+        try prior?.mayHold(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) ?? true
+    }
+    func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        try writer.transactions(accountID: accountID, fromDay: fromDay, throughDay: throughDay, amount: amount,
+                                indicator: indicator, storedThrough: prior?.storedThrough)
     }
 
     func idMatch(_ externalID: String, comparedWith incoming: Transaction, amounts: EncodedAmounts) throws

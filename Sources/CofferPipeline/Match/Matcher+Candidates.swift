@@ -32,8 +32,11 @@ extension Matcher {
         let prefix = namespace + ":"
         // A row that was pending is dated by the day it was authorized and posted on the day this source gives (a
         // posting date keeps no offset: its UTC day may be a day off the local one).
-        return try store.rows(fromDay: day - postingReach, throughDay: day, amount: incoming.transactionAmount.amount,
-                              indicator: incoming.creditDebitIndicator)
+        // Only a row stored before this file qualifies (this file's rows are listed): none of the amount there, no query.
+        guard try store.mayHoldPriorRow(fromDay: day - postingReach, throughDay: day, amount: incoming.transactionAmount.amount,
+                                        indicator: incoming.creditDebitIndicator) else { return nil }
+        return try store.priorRows(fromDay: day - postingReach, throughDay: day, amount: incoming.transactionAmount.amount,
+                                   indicator: incoming.creditDebitIndicator)
             .first { c in
                 guard c.transaction.localDay == day
                         || c.transaction.postedDate.map({ abs(CalendarDay.dayNumber($0) - day) <= 1 }) == true,
@@ -135,9 +138,17 @@ extension Matcher {
         -> StoredTransaction? {
         let day = incoming.localDay
         // A row's posting day is at most `pendingDays` after its date (a pending row that booked).
-        let candidates = try store.rows(fromDay: day - Self.crossSourceDays - postingReach,
-                                        throughDay: day + Self.crossSourceDays,
-                                        amount: incoming.transactionAmount.amount, indicator: incoming.creditDebitIndicator)
+        let from = day - Self.crossSourceDays - postingReach, through = day + Self.crossSourceDays
+        // Rows of this file qualify only with an id where this record has none, or the other way round; rows stored
+        // before it only where one of the amount is near (`PriorRows`). Neither: no query.
+        let ownRowsMay = externalID == nil ? storedRowsWithID : storedRowsWithoutID
+        guard try ownRowsMay || store.mayHoldPriorRow(fromDay: from, throughDay: through, amount: incoming.transactionAmount.amount,
+                                                      indicator: incoming.creditDebitIndicator) else { return nil }
+        let candidates = ownRowsMay
+            ? try store.rows(fromDay: from, throughDay: through, amount: incoming.transactionAmount.amount,
+                             indicator: incoming.creditDebitIndicator)
+            : try store.priorRows(fromDay: from, throughDay: through, amount: incoming.transactionAmount.amount,
+                                  indicator: incoming.creditDebitIndicator)
         let prefix = namespace + ":"
         return Self.bestAgreeing(candidates, with: incoming, claimed: claimed) { c in
             switch (externalID, c.keys.externalID) {

@@ -56,6 +56,9 @@ struct Matcher {
     /// record of the file is a re-issued id of one (a set of row ids, not of the ids they carry: one insert a row);
     /// and of those, the stored rows it matched by an institution id.
     var listedRows = RowIDSet()
+    /// Whether this file stored rows with an institution id, and rows without one: a row of this file can be
+    /// another record's cross-source match only when one of the two has an id and the other none.
+    var storedRowsWithID = false, storedRowsWithoutID = false
 
     init(namespace: String, checkTombstones: Bool) {
         self.namespace = namespace
@@ -271,6 +274,7 @@ struct Matcher {
     /// Notes a row the session inserted.
     mutating func recordInsert(_ inserted: Transaction, externalID: String?) {
         listedRows.insert(inserted.id)  // a twin later in the file is no re-issue of it
+        if externalID == nil { storedRowsWithoutID = true } else { storedRowsWithID = true }
         if postingReach < Self.pendingDays, let posted = inserted.postedDate,
            posted.timeIntervalSince(inserted.transactionDate) >= 86_400 {
             postingReach = Self.pendingDays  // as `hasRowsPostedLater` would now say, for this file's later statements

@@ -157,16 +157,39 @@ extension StoreWriter {
 
     /// The account's transactions on the local days `fromDay...throughDay` with this amount and direction
     /// (candidates for the same transaction seen through another source, or under a re-issued id), by day.
+    /// With `storedThrough`, only rows stored at or before that change-log sequence (`created_seq`): the rows of
+    /// an import are then walked but never decoded.
     package func transactions(accountID: UUID, fromDay: Int, throughDay: Int, amount: Decimal,
-                             indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+                             indicator: CreditDebitIndicator, storedThrough: Int64? = nil) throws -> [StoredTransaction] {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
         return try stored("""
             SELECT \(TxnColumn.storedList) FROM txn
             WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND local_day BETWEEN ? AND ?
-              AND amount_scaled = ? AND indicator = ?
+              AND amount_scaled = ? AND indicator = ? AND created_seq <= ?
             ORDER BY local_day, transaction_date, id
-            """, [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amount), indicator.rawValue])
+            """, [accountID, range.start, range.end, fromDay, throughDay, Rows.scaled(amount), indicator.rawValue,
+                  storedThrough ?? Int64.max])
     }
+
+    /// The change log's last sequence number: every row stored until now has a `created_seq` at most this.
+    package func lastSequence() throws -> Int64 { try FinanceStore.lastSequence(db) }
+
+    /// Calls `body` with the local day, scaled amount (`amount_scaled`) and indicator of each of the account's rows
+    /// on the local days given that was stored at or before change-log sequence `seq`: what a look-up among the
+    /// rows stored before an import could find, without decoding the rows.
+    package func amountKeys(accountID: UUID, fromDay: Int, throughDay: Int, storedThrough seq: Int64,
+                            _ body: (_ day: Int, _ scaled: Int64, _ indicator: Int) -> Void) throws {
+        let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT local_day, amount_scaled, indicator FROM txn
+            WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND local_day BETWEEN ? AND ?
+              AND created_seq <= ?
+            """), arguments: [accountID, range.start, range.end, fromDay, throughDay, seq])
+        while let row = try rows.next() { body(row[0], row[1], row[2]) }
+    }
+
+    /// The scaled amount `transactions(accountID:fromDay:throughDay:amount:indicator:)` compares `amount_scaled` with.
+    package static func scaled(_ amount: Decimal) -> Int64 { Rows.scaled(amount) }
 
     /// The latest local day the account holds a row on, at most (nil when it holds none): the day of its latest
     /// instant, plus one for an offset east of UTC. One look-up in the (account, date) index.
