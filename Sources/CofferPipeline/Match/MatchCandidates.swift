@@ -69,8 +69,12 @@ final class StoreCandidates: MatchCandidates {
         try prior?.mayHold(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) ?? true
     }
     func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
-        try writer.transactions(accountID: accountID, fromDay: fromDay, throughDay: throughDay, amount: amount,
-                                indicator: indicator, storedThrough: prior?.storedThrough)
+        if let ids = try prior?.ids(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) {
+            return try writer.transactions(ids: ids, accountID: accountID, fromDay: fromDay, throughDay: throughDay,
+                                           amount: amount, indicator: indicator)
+        }
+        return try writer.transactions(accountID: accountID, fromDay: fromDay, throughDay: throughDay, amount: amount,
+                                       indicator: indicator, storedThrough: prior?.storedThrough)
     }
 
     func idMatch(_ externalID: String, comparedWith incoming: Transaction, amounts: EncodedAmounts) throws

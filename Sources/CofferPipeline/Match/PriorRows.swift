@@ -14,6 +14,8 @@ import Foundation
 /// usually before this file adds rows to it. A row this file updates adds its new values (`note`); a key that
 /// matches by chance (a hash collision, a row's values before this file changed them) only lets the query run,
 /// which decides as before. `Matcher.crossSourceMatch` asks it too, where this file's own rows cannot qualify.
+/// It keeps each key's row ids too (up to `maxIDs` rows), so the look-up reads those rows by id instead of walking
+/// the days' rows: in a day of thousands of this file's rows of a few amounts, that walk was still quadratic.
 final class PriorRows {
     /// Days a block holds: a record's look-up spans at most `Matcher.pendingDays` + 1 days, so one or two blocks.
     static let blockDays = 32
@@ -23,6 +25,11 @@ final class PriorRows {
     let storedThrough: Int64
     private var loaded = Set<Int>()
     private var keys = HashSet64()
+    /// The rows under each key, while no more than `maxIDs` were read (a few MB); past that, `ids` says nil and the
+    /// look-up walks the days in SQL.
+    private var idsByKey: [UInt64: [UUID]]? = [:]
+    private var idCount = 0
+    static let maxIDs = 200_000
 
     init(writer: StoreWriter, accountID: UUID, storedThrough: Int64) {
         self.writer = writer
@@ -37,8 +44,10 @@ final class PriorRows {
         for block in first...last where !loaded.contains(block) {
             let start = block * Self.blockDays
             try writer.amountKeys(accountID: accountID, fromDay: start, throughDay: start + Self.blockDays - 1,
-                                  storedThrough: storedThrough) { day, scaled, indicator in
-                _ = keys.insert(Self.key(day: day, scaled: scaled, indicator: indicator))
+                                  storedThrough: storedThrough) { day, scaled, indicator, id in
+                let key = Self.key(day: day, scaled: scaled, indicator: indicator)
+                _ = keys.insert(key)
+                remember(id, under: key)
             }
             loaded.insert(block)
         }
@@ -49,12 +58,37 @@ final class PriorRows {
         return false
     }
 
+    /// The ids of the rows from before the file that `mayHold` finds (a superset: the caller's query holds each to
+    /// its current values), or nil when they were too many to keep.
+    func ids(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [UUID]? {
+        guard try mayHold(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) else { return [] }
+        guard let idsByKey else { return nil }
+        let scaled = StoreWriter.scaled(amount)
+        var found: [UUID] = []
+        var seen = Set<UUID>()  // a row this file updated is under its old key and its new one
+        for day in fromDay...throughDay {
+            for id in idsByKey[Self.key(day: day, scaled: scaled, indicator: Int(indicator.rawValue))] ?? []
+            where seen.insert(id).inserted {
+                found.append(id)
+            }
+        }
+        return found
+    }
+
     /// Adds a row's values as they are now (a row this file updated): its block, once read, must answer for them
     /// too. (A block read later reads the row's values from the store.)
     func note(_ row: Transaction) {
         guard loaded.contains(Self.block(of: row.localDay)) else { return }
-        _ = keys.insert(Self.key(day: row.localDay, scaled: StoreWriter.scaled(row.transactionAmount.amount),
-                                 indicator: Int(row.creditDebitIndicator.rawValue)))
+        let key = Self.key(day: row.localDay, scaled: StoreWriter.scaled(row.transactionAmount.amount),
+                           indicator: Int(row.creditDebitIndicator.rawValue))
+        _ = keys.insert(key)
+        remember(row.id, under: key)
+    }
+
+    private func remember(_ id: UUID, under key: UInt64) {
+        guard idsByKey != nil else { return }
+        idCount += 1
+        if idCount > Self.maxIDs { idsByKey = nil } else { idsByKey![key, default: []].append(id) }
     }
 
     /// The block of days `day` falls in (rounding down, before 1970 too).

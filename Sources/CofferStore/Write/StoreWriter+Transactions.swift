@@ -178,14 +178,37 @@ extension StoreWriter {
     /// on the local days given that was stored at or before change-log sequence `seq`: what a look-up among the
     /// rows stored before an import could find, without decoding the rows.
     package func amountKeys(accountID: UUID, fromDay: Int, throughDay: Int, storedThrough seq: Int64,
-                            _ body: (_ day: Int, _ scaled: Int64, _ indicator: Int) -> Void) throws {
+                            _ body: (_ day: Int, _ scaled: Int64, _ indicator: Int, _ id: UUID) -> Void) throws {
         let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT local_day, amount_scaled, indicator FROM txn
+            SELECT local_day, amount_scaled, indicator, id FROM txn
             WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ? AND local_day BETWEEN ? AND ?
               AND created_seq <= ?
             """), arguments: [accountID, range.start, range.end, fromDay, throughDay, seq])
-        while let row = try rows.next() { body(row[0], row[1], row[2]) }
+        while let row = try rows.next() { body(row[0], row[1], row[2], row[3]) }
+    }
+
+    /// `transactions(accountID:fromDay:throughDay:amount:indicator:)` among the rows `ids` only (each found by its
+    /// id, then held to the same conditions), in the same order.
+    package func transactions(ids: [UUID], accountID: UUID, fromDay: Int, throughDay: Int, amount: Decimal,
+                              indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
+        let range = Rows.dateRange(fromDay: fromDay, throughDay: throughDay)
+        let scaled = Rows.scaled(amount)
+        var rows: [StoredTransaction] = []
+        for id in ids {
+            rows += try stored("""
+                SELECT \(TxnColumn.storedList) FROM txn
+                WHERE id = ? AND account_id = ? AND transaction_date >= ? AND transaction_date < ? AND local_day BETWEEN ? AND ?
+                  AND amount_scaled = ? AND indicator = ?
+                """, [id, accountID, range.start, range.end, fromDay, throughDay, scaled, indicator.rawValue])
+        }
+        // ORDER BY local_day, transaction_date, id (a BLOB: its bytes in order).
+        return rows.sorted { a, b in
+            let x = a.transaction, y = b.transaction
+            if x.localDay != y.localDay { return x.localDay < y.localDay }
+            if x.transactionDate != y.transactionDate { return x.transactionDate < y.transactionDate }
+            return withUnsafeBytes(of: x.id.uuid) { p in withUnsafeBytes(of: y.id.uuid) { q in p.lexicographicallyPrecedes(q) } }
+        }
     }
 
     /// The scaled amount `transactions(accountID:fromDay:throughDay:amount:indicator:)` compares `amount_scaled` with.
