@@ -35,16 +35,12 @@ protocol MatchCandidates {
     func textAsOf(_ row: StoredTransaction) throws -> Int64?
     /// Whether the account holds rows without ids that another source than `namespace` gave.
     func hasIdlessRows(outside namespace: String) throws -> Bool
-    /// Whether the account held, before this file's import began, a row of this amount and direction on one of the
-    /// local days given (`PriorRows`): when not, `rows(fromDay:throughDay:amount:indicator:)` can find only rows
-    /// this file stored. True when not known.
-    func mayHoldPriorRow(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> Bool
-    /// `rows(fromDay:throughDay:amount:indicator:)` of those stored before this file's import began (or more).
+    /// `rows(fromDay:throughDay:amount:indicator:)` of those stored before this file's import began (or more): no
+    /// query at all when `PriorRows` holds no such row near.
     func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction]
 }
 
 extension MatchCandidates {
-    func mayHoldPriorRow(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> Bool { true }
     func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
         try rows(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator)
     }
@@ -65,11 +61,11 @@ final class StoreCandidates: MatchCandidates {
         self.prior = prior
     }
 
-    func mayHoldPriorRow(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> Bool {
-        try prior?.mayHold(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) ?? true
-    }
     func priorRows(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [StoredTransaction] {
-        if let ids = try prior?.ids(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) {
+        if let prior, !(try prior.mayHold(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator)) {
+            return []
+        }
+        if let ids = prior?.ids(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) {
             return try writer.transactions(ids: ids, accountID: accountID, fromDay: fromDay, throughDay: throughDay,
                                            amount: amount, indicator: indicator)
         }

@@ -32,9 +32,7 @@ extension Matcher {
         let prefix = namespace + ":"
         // A row that was pending is dated by the day it was authorized and posted on the day this source gives (a
         // posting date keeps no offset: its UTC day may be a day off the local one).
-        // Only a row stored before this file qualifies (this file's rows are listed): none of the amount there, no query.
-        guard try store.mayHoldPriorRow(fromDay: day - postingReach, throughDay: day, amount: incoming.transactionAmount.amount,
-                                        indicator: incoming.creditDebitIndicator) else { return nil }
+        // Only a row stored before this file qualifies (this file's rows are listed).
         return try store.priorRows(fromDay: day - postingReach, throughDay: day, amount: incoming.transactionAmount.amount,
                                    indicator: incoming.creditDebitIndicator)
             .first { c in
@@ -139,11 +137,9 @@ extension Matcher {
         let day = incoming.localDay
         // A row's posting day is at most `pendingDays` after its date (a pending row that booked).
         let from = day - Self.crossSourceDays - postingReach, through = day + Self.crossSourceDays
-        // Rows of this file qualify only with an id where this record has none, or the other way round; rows stored
-        // before it only where one of the amount is near (`PriorRows`). Neither: no query.
+        // Rows of this file qualify only with an id where this record has none, or the other way round; otherwise
+        // only rows stored before it (`priorRows`: no query when none of the amount is near).
         let ownRowsMay = externalID == nil ? storedRowsWithID : storedRowsWithoutID
-        guard try ownRowsMay || store.mayHoldPriorRow(fromDay: from, throughDay: through, amount: incoming.transactionAmount.amount,
-                                                      indicator: incoming.creditDebitIndicator) else { return nil }
         let candidates = ownRowsMay
             ? try store.rows(fromDay: from, throughDay: through, amount: incoming.transactionAmount.amount,
                              indicator: incoming.creditDebitIndicator)

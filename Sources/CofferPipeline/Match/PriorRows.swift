@@ -58,10 +58,9 @@ final class PriorRows {
         return false
     }
 
-    /// The ids of the rows from before the file that `mayHold` finds (a superset: the caller's query holds each to
-    /// its current values), or nil when they were too many to keep.
-    func ids(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) throws -> [UUID]? {
-        guard try mayHold(fromDay: fromDay, throughDay: throughDay, amount: amount, indicator: indicator) else { return [] }
+    /// The ids of the rows from before the file under these keys (a superset: the caller's query holds each to its
+    /// current values), or nil when they were too many to keep. Call `mayHold` first: it reads the blocks.
+    func ids(fromDay: Int, throughDay: Int, amount: Decimal, indicator: CreditDebitIndicator) -> [UUID]? {
         guard let idsByKey else { return nil }
         let scaled = StoreWriter.scaled(amount)
         var found: [UUID] = []
