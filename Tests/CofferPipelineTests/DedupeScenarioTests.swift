@@ -18,6 +18,9 @@ import Testing
         #expect((forced.inserted, forced.updated, forced.deleted, forced.unchanged) == (0, 0, 0, 2))
         let changes = try await bench.changes(since: token)
         #expect(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty)
+        // A forced import computes the file's digest beside the import: the report and the ledger still carry it.
+        #expect(first.sha256?.count == 64 && forced.sha256 == first.sha256)
+        #expect(try await bench.store.imports().map(\.sha256) == [first.sha256, first.sha256])
     }
 
     @Test func overlappingStatementsInsertOnlyTheNewDays() async throws {

@@ -39,6 +39,8 @@ struct LedgerRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     /// The counts and warnings `StoreWriter.finishImport` records.
     static let resultColumns = [CodingKeys.inserted, .updated, .deleted, .unchanged, .warnings, .warningText].map(Column.init)
+    /// The same and the file's SHA-256, when it was computed beside the import (`finishImport(sha256:)`).
+    static let resultAndDigestColumns = resultColumns + [Column(CodingKeys.sha256)]
 
     init(kind: ImportRecord.Kind, sha256: String, path: String, format: String, profile: String?, importedAt: Int64,
          firstSeq: Int64) {

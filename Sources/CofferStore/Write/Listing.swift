@@ -31,9 +31,13 @@ struct Listing {
     func append(_ id: UUID, to bytes: inout Data) {
         var code = 0
         if let offset, offset % 900 == 0, abs(offset / 900) <= 63 { code = offset / 900 + 64 }
-        withUnsafeBytes(of: id.uuid) { bytes.append($0.assumingMemoryBound(to: UInt8.self)) }
-        withUnsafeBytes(of: date.littleEndian) { bytes.append($0.assumingMemoryBound(to: UInt8.self)) }
-        bytes.append(UInt8(code << 1) | (sameSource ? 1 : 0))
+        // Built on the stack and appended once: three appends to `Data` cost 6% of a `--force` re-import's writer.
+        withUnsafeTemporaryAllocation(byteCount: 25, alignment: 8) { entry in
+            entry.storeBytes(of: id.uuid, as: uuid_t.self)
+            entry.storeBytes(of: date.littleEndian, toByteOffset: 16, as: Int64.self)
+            entry.storeBytes(of: UInt8(code << 1) | (sameSource ? 1 : 0), toByteOffset: 24, as: UInt8.self)
+            bytes.append(contentsOf: entry.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     /// Merges a blob's entries into `into`: the earliest date, and whether any listing was of the same source.

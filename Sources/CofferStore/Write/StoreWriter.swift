@@ -211,17 +211,19 @@ package final class StoreWriter {
         try listed.append(Listing(date: Rows.millis(date), offset: offset, sameSource: sameSource), id: id, db: db)
     }
 
-    /// Records the counts of the import begun with `beginImport`, and ends its journal.
-    package func finishImport(unchanged: Int, warnings: [String] = []) throws {
+    /// Records the counts of the import begun with `beginImport`, and ends its journal; `sha256`, when given, is
+    /// the file's digest where `beginImport` could not have it yet (computed beside a `--force` import).
+    package func finishImport(unchanged: Int, warnings: [String] = [], sha256: String? = nil) throws {
         guard let importID else { return }
         if var entry = try LedgerRecord.fetchOne(db, key: importID) {
+            if let sha256 { entry.sha256 = sha256 }
             entry.inserted = transactionCounts.inserted
             entry.updated = transactionCounts.updated
             entry.deleted = transactionCounts.deleted
             entry.unchanged = unchanged
             entry.warnings = warnings.count
             entry.warningText = warnings.isEmpty ? nil : warnings.prefix(20).joined(separator: "\n")
-            try entry.update(db, columns: LedgerRecord.resultColumns)
+            try entry.update(db, columns: sha256 == nil ? LedgerRecord.resultColumns : LedgerRecord.resultAndDigestColumns)
         }
         try listed.write(importID: importID, db: db)
         try db.execute(sql: "DELETE FROM store_meta WHERE key = 'journal_import'")
