@@ -86,7 +86,7 @@ enum ImportPipe {
                 try preparer.prepare(event, resolveAccount: { _ in
                     try batch.flush()
                     return try prepared.awaitAccount()
-                }, emit: { try batch.append($0) })
+                }, emit: { event in try batch.append(consume event) })  // moved, not copied: 5% of the thread
             }
             try batch.flush()
             prepared.finish(nil)

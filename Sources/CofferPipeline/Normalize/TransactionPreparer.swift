@@ -82,7 +82,7 @@ struct TransactionPreparer {
     }
 
     mutating func prepare(_ event: StatementEvent, resolveAccount: (RawStatementHeader) throws -> ResolvedAccount,
-                          emit: (PreparedEvent) throws -> Void) throws {
+                          emit: (consuming PreparedEvent) throws -> Void) throws {
         switch event {
         case .begin(let header):
             try emit(.begin(header))
