@@ -37,6 +37,9 @@ struct FileStamp: Equatable {
     let size: Int64
     let seconds: Int
     let nanoseconds: Int
+    /// The change time (set by any write or metadata change, and by no call a program can make to set it back).
+    let changeSeconds: Int
+    let changeNanoseconds: Int
 
     init?(path: String) {
         var info = stat()
@@ -46,5 +49,12 @@ struct FileStamp: Equatable {
         size = Int64(info.st_size)
         seconds = Int(info.st_mtim.tv_sec)
         nanoseconds = Int(info.st_mtim.tv_nsec)
+        changeSeconds = Int(info.st_ctim.tv_sec)
+        changeNanoseconds = Int(info.st_ctim.tv_nsec)
+    }
+
+    /// The file as the import ledger keeps it (see `StoreWriter.ImportedFile`).
+    var ledgerFile: StoreWriter.ImportedFile {
+        .init(size: size, stamp: "\(device):\(inode):\(seconds).\(nanoseconds):\(changeSeconds).\(changeNanoseconds)")
     }
 }

@@ -143,24 +143,32 @@ public struct Importer: Sendable {
         var digest: FileDigest?
         do {
             let input = StatementInput.file(path)
-            // The digest decides whether the file was imported before; `--force` does not ask, so there it is
-            // computed beside the import, on a thread of its own, and recorded at the end (a serial 6–8% else).
-            digest = options.force ? FileDigest(input) : nil
-            if digest == nil { report.sha256 = try Self.sha256(of: input) }
             let format = try identifier.identify(input, profileID: options.profileID, skipBadRows: options.skipBadRows,
                                                  dateOrder: options.dateOrder?.qif)
             report.format = format.name
             report.profile = format.profile
-            let sha = report.sha256
+            let file = stamp?.ledgerFile
             let normalizer = configuration.normalizer
             report = try store.write(dryRun: options.dryRun) { writer -> FileReport in
                 var report = report
-                if let sha, let earlier = try writer.imports(sha256: sha).first {
-                    report.status = .alreadyImported
-                    report.warnings.append("already imported on \(ISO8601DateFormatter().string(from: earlier.importedAt)) from \(earlier.path); --force imports it again")
-                    return report
+                // Whether the file was imported before (not asked with `--force`): the same path with the same size
+                // and stat stamp is the file an import read; otherwise its SHA-256 decides, which is needed now only
+                // when an import of a file of its size is on record. Every other digest is computed beside the
+                // import, on a thread of its own, and recorded at its end (serial, it was 6% of a first import).
+                if !options.force {
+                    if let file, let earlier = try writer.imports(path: path, file: file).first {
+                        report.sha256 = earlier.sha256
+                        return Self.alreadyImported(report, earlier)
+                    }
+                    if try file.map({ try writer.mayHaveImported(size: $0.size) }) ?? true {
+                        let sha = try Self.sha256(of: input)
+                        report.sha256 = sha
+                        if let earlier = try writer.imports(sha256: sha).first { return Self.alreadyImported(report, earlier) }
+                    }
                 }
-                try writer.beginImport(sha256: sha ?? "", path: path, format: format.name, profile: format.profile)
+                if report.sha256 == nil { digest = FileDigest(input) }
+                let sha = report.sha256
+                try writer.beginImport(sha256: sha ?? "", path: path, format: format.name, profile: format.profile, file: file)
                 let session = try ImportSession(writer: writer, fileName: path, report: report, idNamespace: format.idNamespace,
                                                 collectChanges: options.dryRun || options.listChanges, progress: progress,
                                                 fallback: StatementAccount.Fallback(account: options.account,
@@ -194,7 +202,8 @@ public struct Importer: Sendable {
             return (report, true)
         } catch {
             report.status = .failed
-            if report.sha256 == nil { report.sha256 = try? digest?.value() }
+            // The digest of a failed file, as it was before digests moved into the import (when it can be read).
+            if report.sha256 == nil { report.sha256 = (try? digest?.value()) ?? (try? Self.sha256(of: .file(path))) }
             report.inserted = 0
             report.updated = 0
             report.deleted = 0
@@ -279,6 +288,14 @@ public struct Importer: Sendable {
         return MT940Parser.sniff(prefix) || QIFParser.sniff(prefix)
     }
 
+    /// The report of a file an earlier live import read.
+    private static func alreadyImported(_ report: FileReport, _ earlier: ImportRecord) -> FileReport {
+        var report = report
+        report.status = .alreadyImported
+        report.warnings.append("already imported on \(ISO8601DateFormatter().string(from: earlier.importedAt)) from \(earlier.path); --force imports it again")
+        return report
+    }
+
     /// The file's SHA-256, read in chunks.
     static func sha256(of input: StatementInput) throws -> String {
         var hasher = SHA256()
@@ -289,7 +306,7 @@ public struct Importer: Sendable {
 }
 
 /// A file's SHA-256 computed on a thread of its own, from when it is made; `value()` waits for it. Dropped
-/// unasked (the import failed first), the thread still reads the file to its end and its result is discarded.
+/// unasked (the import was cancelled), the thread still reads the file to its end and its result is discarded.
 private final class FileDigest: @unchecked Sendable {  // `result` is written before `done` signals, read after
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<String, any Error> = .success("")

@@ -24,10 +24,15 @@ struct LedgerRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var warnings = 0
     /// The first 20 warnings, one a line.
     var warningText: String?
+    /// The size of the file an import read, and its stat stamp (`StoreWriter.ImportedFile`); NULL before v24 and
+    /// for other kinds.
+    var fileSize: Int64?
+    var fileStamp: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, sha256, path, format, profile, inserted, updated, deleted, unchanged, importedAt = "imported_at", kind,
-             undoneBy = "undone_by", firstSeq = "first_seq", warnings, warningText = "warning_text"
+             undoneBy = "undone_by", firstSeq = "first_seq", warnings, warningText = "warning_text",
+             fileSize = "file_size", fileStamp = "file_stamp"
     }
 
     enum Columns {
@@ -35,6 +40,9 @@ struct LedgerRecord: Codable, FetchableRecord, MutablePersistableRecord {
         static let sha256 = Column(CodingKeys.sha256)
         static let kind = Column(CodingKeys.kind)
         static let undoneBy = Column(CodingKeys.undoneBy)
+        static let path = Column(CodingKeys.path)
+        static let fileSize = Column(CodingKeys.fileSize)
+        static let fileStamp = Column(CodingKeys.fileStamp)
     }
 
     /// The counts and warnings `StoreWriter.finishImport` records.

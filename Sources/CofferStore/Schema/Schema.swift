@@ -206,6 +206,7 @@ enum Schema {
         registerFileWideOccurrencesMigration(&migrator)
         registerDeferredTransactionAccountKeyMigration(&migrator)
         registerJournalInsertOrFailMigration(&migrator)
+        registerLedgerFileStampMigration(&migrator)
         return migrator
     }
 

@@ -186,14 +186,48 @@ package final class StoreWriter {
 
     /// Starts the ledger entry of an import; the changes that follow carry its id, and the rows they change are
     /// kept as they were (the undo journal, see `Schema` v7) until the import is undone or compacted away.
-    package func beginImport(sha256: String, path: String, format: String, profile: String?) throws {
-        try beginLedgerEntry(kind: .import, sha256: sha256, path: path, format: format, profile: profile)
+    package func beginImport(sha256: String, path: String, format: String, profile: String?, file: ImportedFile? = nil) throws {
+        try beginLedgerEntry(kind: .import, sha256: sha256, path: path, format: format, profile: profile, file: file)
+    }
+
+    /// The file an import read, as the ledger keeps it (migration v24): its size, and a stamp of its stat data
+    /// (device, inode, modification and change times, taken before it was read).
+    package struct ImportedFile: Sendable, Equatable {
+        package var size: Int64
+        package var stamp: String
+        package init(size: Int64, stamp: String) {
+            self.size = size
+            self.stamp = stamp
+        }
+    }
+
+    /// Live imports (not undone) of the file at `path` with this size and stamp: the file they read, unchanged
+    /// since (a file rewritten in place has a new change time even when its modification time was set back).
+    package func imports(path: String, file: ImportedFile) throws -> [ImportRecord] {
+        try LedgerRecord
+            .filter(LedgerRecord.Columns.path == path && LedgerRecord.Columns.fileSize == file.size
+                    && LedgerRecord.Columns.fileStamp == file.stamp
+                    && LedgerRecord.Columns.kind == ImportRecord.Kind.import.rawValue && LedgerRecord.Columns.undoneBy == nil)
+            .order(LedgerRecord.Columns.id.desc)
+            .fetchAll(db).map { $0.importRecord(horizon: 0) }
+    }
+
+    /// Whether a live import may have read a file of `size` bytes: one recorded that size, or one from before sizes
+    /// were recorded. When none may, the file is new and its digest is not needed before the import.
+    package func mayHaveImported(size: Int64) throws -> Bool {
+        try LedgerRecord
+            .filter(LedgerRecord.Columns.kind == ImportRecord.Kind.import.rawValue && LedgerRecord.Columns.undoneBy == nil
+                    && (LedgerRecord.Columns.fileSize == size || LedgerRecord.Columns.fileSize == nil))
+            .isEmpty(db) == false
     }
 
     /// Starts a ledger entry of any kind; `import` and `link` entries are journaled (undoable), `undo` ones not.
-    func beginLedgerEntry(kind: ImportRecord.Kind, sha256: String, path: String, format: String, profile: String?) throws {
+    func beginLedgerEntry(kind: ImportRecord.Kind, sha256: String, path: String, format: String, profile: String?,
+                          file: ImportedFile? = nil) throws {
         var entry = LedgerRecord(kind: kind, sha256: sha256, path: path, format: format, profile: profile, importedAt: now,
                                  firstSeq: try FinanceStore.lastSequence(db))
+        entry.fileSize = file?.size
+        entry.fileStamp = file?.stamp
         try entry.insert(db)
         importID = entry.id
         listed = ListingSpool()
