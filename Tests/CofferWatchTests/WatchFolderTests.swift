@@ -50,7 +50,8 @@ struct WatchFolderTests {
         try FileManager.default.moveItem(atPath: outside, toPath: bench.inbox + "/march.csv")
         #expect(try await eventually { try await store.imports().count == 1 })
         let day = FileMover.datedFolder("", Date()).dropFirst()
-        #expect(bench.files(under: bench.processed) == ["\(day)/march.csv"])
+        // The file moves after its import commits (and after orders are linked to it): wait for the move too.
+        #expect(try await eventually { bench.files(under: bench.processed) == ["\(day)/march.csv"] })
         #expect(FileManager.default.fileExists(atPath: bench.inbox + "/statement.csv.crdownload"))
 
         // Renamed when the download completes: now it is imported.
