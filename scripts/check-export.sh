@@ -9,6 +9,9 @@
 # environment ($COFFER_BEANCOUNT_VENV, else ~/.cache/coffer-ci/beancount-venv). CI runs it after the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# hledger (GHC) reads files in the locale's encoding: with no locale set (cron, `env -i`, a bare container) the
+# golden files' UTF-8 payees fail with "invalid byte sequence". C.UTF-8 is on every Debian system.
+export LC_ALL=C.UTF-8
 
 need=()
 command -v hledger >/dev/null || need+=(hledger)
