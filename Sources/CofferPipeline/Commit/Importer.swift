@@ -141,6 +141,7 @@ public struct Importer: Sendable {
         var report = FileReport(path: path, status: .failed)
         let stamp = FileStamp(path: path)
         var digest: FileDigest?
+        var hashedFirst: String?  // the digest when it was computed before the import (a failure keeps it)
         do {
             let input = StatementInput.file(path)
             let format = try identifier.identify(input, profileID: options.profileID, skipBadRows: options.skipBadRows,
@@ -162,6 +163,7 @@ public struct Importer: Sendable {
                     }
                     if try file.map({ try writer.mayHaveImported(size: $0.size) }) ?? true {
                         let sha = try Self.sha256(of: input)
+                        hashedFirst = sha
                         report.sha256 = sha
                         if let earlier = try writer.imports(sha256: sha).first { return Self.alreadyImported(report, earlier) }
                     }
@@ -203,7 +205,9 @@ public struct Importer: Sendable {
         } catch {
             report.status = .failed
             // The digest of a failed file, as it was before digests moved into the import (when it can be read).
-            if report.sha256 == nil { report.sha256 = (try? digest?.value()) ?? (try? Self.sha256(of: .file(path))) }
+            if report.sha256 == nil {
+                report.sha256 = hashedFirst ?? (try? digest?.value()) ?? (try? Self.sha256(of: .file(path)))
+            }
             report.inserted = 0
             report.updated = 0
             report.deleted = 0
