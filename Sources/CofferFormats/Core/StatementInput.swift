@@ -109,12 +109,29 @@ package final class ByteReader {
         }
         guard let handle else { return nil }
         do {
-            guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else {
+            // read(2) straight into the chunk's storage: one copy, the kernel's. FileHandle.read(upToCount:) gave a
+            // Data that was copied again into the array, and that copy cost as much CPU as the SHA-256 of the
+            // file on the digest thread (memmove into fresh pages; docs/benchmarks.md).
+            let fd = handle.fileDescriptor
+            var failure: Int32 = 0
+            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, count in
+                count = 0
+                while count < chunkSize {
+                    let n = read(fd, buffer.baseAddress! + count, chunkSize - count)
+                    if n > 0 { count += n; continue }
+                    if n == 0 { break }
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+            }
+            if failure != 0 { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
+            guard !chunk.isEmpty else {
                 try? handle.close()
                 self.handle = nil
                 return nil
             }
-            return [UInt8](data)
+            return chunk
         } catch {
             let classified = CofferError.classifying(error, file: name)
             throw CofferError(classified.code, "reading failed: \(error.localizedDescription)", location: SourceLocation(file: name),
