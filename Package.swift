@@ -29,8 +29,6 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
-        // The import pipe's batches (`Deque`: each event is moved out in order, no copy and no reversal).
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // `coffer serve` only (CofferServe; the library modules never build them): the HTTP server, bearer tokens,
         // and the channel that carries a history stream's events with backpressure.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -73,7 +71,6 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "DequeModule", package: "swift-collections"),
         ]),
         // Writes the store out for plain-text accounting (hledger, beancount, ledger) and as CSV or OFX.
         .target(name: "CofferExport", dependencies: [

@@ -18,7 +18,7 @@ struct CountingParser: StatementParser {
         let stoppedEarly = Mutex(false)
     }
 
-    func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         try emit(.begin(RawStatementHeader(account: RawAccountIdentity(accountNumber: "1", currencyCode: "USD"),
                                            location: SourceLocation(file: "x"))))
         for i in 0..<count {
@@ -116,7 +116,7 @@ struct CountingParser: StatementParser {
 /// A parser that emits the given events.
 private struct ListParser: StatementParser {
     let events: [StatementEvent]
-    func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         for event in events { try emit(event) }
     }
 }

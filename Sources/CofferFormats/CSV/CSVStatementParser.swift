@@ -31,7 +31,7 @@ package struct CSVStatementParser: StatementParser {
         }
     }
 
-    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         let input = try CSVInputDecoding.utf8(input, profile: profile)
         let delimiter = try checkedDelimiter(input)
         guard rowsNameAccounts else {
@@ -131,7 +131,7 @@ package struct CSVStatementParser: StatementParser {
     /// `first` is the first statement of the file: rows without an account and the counts of skipped rows are
     /// reported there.
     private func statement(_ input: StatementInput, delimiter: UInt8, only: String?, first: Bool,
-                           emit: (StatementEvent) throws -> Void) throws {
+                           emit: (consuming StatementEvent) throws -> Void) throws {
         var opened = try open(input, delimiter: delimiter)
         let (reader, mapper) = (opened.reader, opened.mapper)
         let number = try only ?? fileAccountNumber(input, headerLine: opened.headerLine)

@@ -45,10 +45,10 @@ extension CamtHandler {
                 "kept the batch of \(entry.transactions.count) transactions as one entry: \(reason)",
                 location: entry.location)))
         }
-        let raws = entry.rawTransactions(amount: amount, indicator: indicator, reading: reading, fallbackDate: fallback)
+        var raws = entry.rawTransactions(amount: amount, indicator: indicator, reading: reading, fallbackDate: fallback)
         guard let own = statement?.isOwn(amount.currency), !own, let code = amount.currency else {
             statement?.reconciliation.note(entry: amount.value, indicator: indicator, status: entry.status)
-            for raw in raws { try emit?(.transaction(raw)) }
+            try Self.emitMoving(&raws, emit)
             return
         }
         guard let index = statement?.part(code) else { return }
@@ -130,11 +130,20 @@ extension CamtHandler {
             // The import says so when this makes a new account (one account per account number and currency).
             try emit?(.begin(header))
             for raw in part.balances { try emit?(.balance(raw)) }
-            for raw in part.transactions { try emit?(.transaction(raw)) }
+            var raws = part.transactions
+            try Self.emitMoving(&raws, emit)
             if let warning = part.reconciliation.warning(currency: part.currency, at: header.location) {
                 try emit?(.warning(warning))
             }
             try emit?(.end)
         }
+    }
+
+    /// Emits each transaction in order, moved out of `raws` (which ends empty): `for raw in raws` copied each one,
+    /// retaining its strings, and released them again with the array.
+    private static func emitMoving(_ raws: inout [RawTransaction], _ emit: ((consuming StatementEvent) throws -> Void)?) throws {
+        guard let emit else { return }
+        raws.reverse()
+        while let raw = raws.popLast() { try emit(.transaction(raw)) }
     }
 }

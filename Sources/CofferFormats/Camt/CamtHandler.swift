@@ -14,7 +14,7 @@ final class CamtHandler {
     static let maxTextBytes = 1 << 20
 
     let file: String
-    var emit: ((StatementEvent) throws -> Void)?
+    var emit: ((consuming StatementEvent) throws -> Void)?
     @exclusivity(unchecked) private(set) var failure: (any Error)?
     /// The camt version read from the `Document` namespace, once seen.
     private(set) var version: String?
@@ -66,7 +66,7 @@ final class CamtHandler {
     /// The libxml2 parser this handler serves, asked for the line and column only when a location is made.
     var context: xmlParserCtxtPtr?
 
-    init(file: String, emit: @escaping (StatementEvent) throws -> Void) {
+    init(file: String, emit: @escaping (consuming StatementEvent) throws -> Void) {
         self.file = file
         self.emit = emit
         textStorage = .allocate(capacity: textCapacity)

@@ -35,7 +35,7 @@ package struct CamtParser: StatementParser {
         CamtProlog.namespaceVersion(prefix)
     }
 
-    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name)
         let reader = try input.makeReader(chunkSize: chunkSize)
         try withoutActuallyEscaping(emit) { emit in

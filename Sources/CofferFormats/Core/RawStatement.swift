@@ -280,6 +280,9 @@ package enum StatementEvent: Sendable {
 
 /// A format parser: bytes in, events out. Pure apart from reading its input; streams (never holds the whole
 /// file as objects). Throws `CofferError` with code `.badInput` and a location for malformed input.
+///
+/// `emit` takes each event `consuming`: a transaction's event moves to the preparer and on into the prepared
+/// transaction, where a borrowed one was copied (a dozen references retained) and the parser's copy then released.
 package protocol StatementParser: Sendable {
-    func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws
+    func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws
 }

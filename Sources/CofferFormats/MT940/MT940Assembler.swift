@@ -27,7 +27,7 @@ struct MT940Assembler {
         self.known = known
     }
 
-    typealias Emit = (StatementEvent) throws -> Void
+    typealias Emit = (consuming StatementEvent) throws -> Void
 
     mutating func handle(_ token: MT940Token, emit: Emit) throws {
         switch token {

@@ -38,7 +38,7 @@ package struct MT940Parser: StatementParser {
             && !seen.isDisjoint(with: ["28", "28C", "60F", "60M", "61", "13", "13D", "62F"])
     }
 
-    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         var first = MT940Assembler(file: input.name, summarizing: true)
         try read(input, into: &first) { _ in }
         var second = MT940Assembler(file: input.name, summarizing: false, known: first.summaries)
@@ -46,7 +46,7 @@ package struct MT940Parser: StatementParser {
     }
 
     private func read(_ input: StatementInput, into assembler: inout MT940Assembler,
-                      emit: (StatementEvent) throws -> Void) throws {
+                      emit: (consuming StatementEvent) throws -> Void) throws {
         var fields = MT940FieldReader(try StatementLineReader(input))
         while let token = try fields.next() {
             assembler.messageType = fields.messageType

@@ -51,34 +51,42 @@ struct OFXTransactionFields {
             throw CofferError(.badInput, postedProblem ?? "expected a <DTPOSTED> date in this transaction, found none",
                               location: postedProblemLocation ?? location)
         }
-        var transaction = RawTransaction(
-            location: location, externalID: fitID, amount: sent, currencyCode: accountCurrency,
-            transactionDate: user ?? postedDate, postedDate: postedDate, name: name ?? payeeName, memo: memo,
-            typeCode: typeCode, transactionType: typeCode.flatMap(OFXTransactionFields.transactionType),
-            merchantCategoryCode: sic, checkNumber: checkNumber, correction: correction)
-        guard let symbol = currencySymbol, conversion != .none else { return transaction }
-        transaction.exchangeRate = currencyRate
-        let magnitude = sent < 0 ? -sent : sent
-        switch conversion {
-        case .none: break
-        case .currency:
-            if let rate = currencyRate {
-                transaction.amount = sent * rate
-                transaction.foreignAmount = magnitude
-                transaction.foreignCurrencyCode = symbol
-            } else {
-                transaction.currencyCode = symbol  // no rate: the amount stays in the currency it was sent in
-            }
-        case .original:
-            transaction.foreignCurrencyCode = symbol
-            if let rate = currencyRate, rate > 0 {
-                var quotient = magnitude / rate
-                var rounded = Decimal()
-                NSDecimalRound(&rounded, &quotient, 2, .plain)
-                transaction.foreignAmount = rounded
+        // The conversion is worked out first and the transaction made once, as the value returned: made as a
+        // variable and then adjusted, it was copied out on return, twice a transaction (callgrind).
+        var amount = sent
+        var currencyCode = accountCurrency
+        var foreignAmount: Decimal?
+        var foreignCurrencyCode: String?
+        var exchangeRate: Decimal?
+        if let symbol = currencySymbol, conversion != .none {
+            exchangeRate = currencyRate
+            let magnitude = sent < 0 ? -sent : sent
+            switch conversion {
+            case .none: break
+            case .currency:
+                if let rate = currencyRate {
+                    amount = sent * rate
+                    foreignAmount = magnitude
+                    foreignCurrencyCode = symbol
+                } else {
+                    currencyCode = symbol  // no rate: the amount stays in the currency it was sent in
+                }
+            case .original:
+                foreignCurrencyCode = symbol
+                if let rate = currencyRate, rate > 0 {
+                    var quotient = magnitude / rate
+                    var rounded = Decimal()
+                    NSDecimalRound(&rounded, &quotient, 2, .plain)
+                    foreignAmount = rounded
+                }
             }
         }
-        return transaction
+        return RawTransaction(
+            location: location, externalID: fitID, amount: amount, currencyCode: currencyCode,
+            transactionDate: user ?? postedDate, postedDate: postedDate, name: name ?? payeeName, memo: memo,
+            typeCode: typeCode, transactionType: typeCode.flatMap(OFXTransactionFields.transactionType),
+            merchantCategoryCode: sic, checkNumber: checkNumber, foreignAmount: foreignAmount,
+            foreignCurrencyCode: foreignCurrencyCode, exchangeRate: exchangeRate, correction: correction)
     }
 
     /// FinanceKit's type for an OFX `TRNTYPE`; nil where OFX says only the direction (`CREDIT`, `DEBIT`) or

@@ -18,7 +18,7 @@ struct QIFAssembler {
         self.facts = facts
     }
 
-    typealias Emit = (StatementEvent) throws -> Void
+    typealias Emit = (consuming StatementEvent) throws -> Void
 
     mutating func handle(_ item: QIFItem, emit: Emit) throws {
         switch item {

@@ -37,7 +37,7 @@ package struct QIFParser: StatementParser {
         return ["!type:", "!account", "!option:", "!clear:"].contains { line.hasPrefix($0) }
     }
 
-    package func parse(_ input: StatementInput, emit: (StatementEvent) throws -> Void) throws {
+    package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         let facts = try QIFFileFacts.scan(input, given: dateOrder)
         var records = QIFRecordReader(try StatementLineReader(input))
         var assembler = QIFAssembler(file: input.name, facts: facts)

@@ -1,5 +1,4 @@
 import CofferFormats
-import DequeModule
 import Foundation
 
 /// Runs an import's stages on their own threads: parse and prepare (normalize, fingerprint, encode) on one thread,
@@ -32,7 +31,7 @@ enum ImportPipe {
             joins.append(start("coffer-parse") {
                 var batch = Batcher(into: parsed)
                 do {
-                    try parser.parse(input) { event in try batch.append(event) }
+                    try parser.parse(input) { event in try batch.append(consume event) }
                     try batch.flush()
                     parsed.finish(nil)
                 } catch {
@@ -43,7 +42,7 @@ enum ImportPipe {
             joins.append(start("coffer-prepare") {
                 prepare(with: preparer, into: prepared) { prepareOne in
                     while var events = try parsed.receive() {
-                        while let event = events.popFirst() { try prepareOne(event) }
+                        try events.drainMoving(leaving: .end) { event in try prepareOne(event) }
                     }
                 }
                 // Stops the parsing thread at its next batch when preparing stopped early (an error, the writer's).
@@ -61,9 +60,8 @@ enum ImportPipe {
         }
         while var batch = try prepared.receive() {
             // Each event is moved out of the batch, not copied (a copy retains every string of a transaction, and
-            // the batch's release then releases them: a tenth of the writer's CPU in a `--force` re-import). A
-            // `Deque` gives them up in order; reversing an array first to pop from its end cost as much again.
-            while let event = batch.popFirst() {
+            // the batch's release then releases them: a tenth of the writer's CPU in a `--force` re-import).
+            try batch.drainMoving(leaving: .end) { event in
                 let header: RawStatementHeader? = if case .begin(let header) = event { header } else { nil }
                 let account = try consume(event)
                 if let header {
@@ -78,12 +76,12 @@ enum ImportPipe {
     /// The prepare stage: prepares each event `events` hands it and sends the results to the writer in batches,
     /// then the end, or the error that stopped it after every event prepared before it.
     private static func prepare(with preparer: TransactionPreparer, into prepared: BatchQueue<PreparedEvent>,
-                                events: ((StatementEvent) throws -> Void) throws -> Void) {
+                                events: ((consuming StatementEvent) throws -> Void) throws -> Void) {
         var preparer = preparer
         var batch = Batcher(into: prepared)
         do {
             try events { event in
-                try preparer.prepare(event, resolveAccount: { _ in
+                try preparer.prepare(consume event, resolveAccount: { _ in
                     try batch.flush()
                     return try prepared.awaitAccount()
                 }, emit: { event in try batch.append(consume event) })  // moved, not copied: 5% of the thread
@@ -114,10 +112,11 @@ enum ImportPipe {
 /// A producer's batch under construction: sent when full or flushed.
 private struct Batcher<Element> {
     let queue: BatchQueue<Element>
-    var batch = Deque<Element>(minimumCapacity: ImportPipe.batchSize)
+    var batch = [Element]()
 
     init(into queue: BatchQueue<Element>) {
         self.queue = queue
+        batch.reserveCapacity(ImportPipe.batchSize)
     }
 
     mutating func append(_ element: consuming Element) throws {
@@ -128,7 +127,8 @@ private struct Batcher<Element> {
     mutating func flush() throws {
         guard !batch.isEmpty else { return }
         try queue.send(batch)
-        batch = Deque(minimumCapacity: ImportPipe.batchSize)
+        batch = []
+        batch.reserveCapacity(ImportPipe.batchSize)
     }
 }
 
@@ -137,7 +137,7 @@ final class BatchQueue<Element>: @unchecked Sendable {  // all state is guarded 
     struct Cancelled: Error {}
 
     private let condition = NSCondition()
-    private var batches: [Deque<Element>] = []
+    private var batches: [[Element]] = []
     private var head = 0
     private let capacity: Int
     private var finished = false
@@ -166,7 +166,7 @@ final class BatchQueue<Element>: @unchecked Sendable {  // all state is guarded 
     }
 
     /// Blocks while the queue is full; throws `Cancelled` once the consumer gave up.
-    func send(_ batch: Deque<Element>) throws {
+    func send(_ batch: [Element]) throws {
         condition.lock()
         defer { condition.unlock() }
         while batches.count - head >= capacity, !cancelled { condition.wait() }
@@ -185,7 +185,7 @@ final class BatchQueue<Element>: @unchecked Sendable {  // all state is guarded 
     }
 
     /// The next batch, `nil` at the end; throws the producer's error after its last batch.
-    func receive() throws -> Deque<Element>? {
+    func receive() throws -> [Element]? {
         condition.lock()
         defer { condition.unlock() }
         while head == batches.count, !finished { condition.wait() }

@@ -23,7 +23,7 @@ package struct Fingerprint: Hashable, Sendable {
     package let legacyKey: String?
     package let hash: UInt64
 
-    package init(transaction t: Transaction) {
+    package init(transaction t: borrowing Transaction) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         @inline(__always) func mix(_ byte: UInt8) {
             h ^= UInt64(byte)

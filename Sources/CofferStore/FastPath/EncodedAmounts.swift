@@ -25,7 +25,7 @@ package struct EncodedAmounts: Sendable, Equatable {
         let original: String
         let merchant: String?
 
-        init(_ t: Transaction) {
+        init(_ t: borrowing Transaction) {
             description = t.transactionDescription
             original = t.originalTransactionDescription
             merchant = t.merchantName
@@ -40,7 +40,7 @@ package struct EncodedAmounts: Sendable, Equatable {
     /// The amount in micro-units as `amount_scaled` stores it (positive; truncated beyond six decimals).
     package var scaled: Int64 { amountScaled }
 
-    package init(_ t: Transaction) {
+    package init(_ t: borrowing Transaction) {
         let amount = t.transactionAmount.amount
         amountText = ExactDecimal.text(amount)
         exactScaled = ExactDecimal.scaled(amount)

@@ -100,8 +100,9 @@ extension StoreWriter {
     /// Inserts a transaction whose amounts were encoded beforehand (`amounts` must be `EncodedAmounts(transaction)`).
     /// The hot path of an import: the row waits in `batch`, and is written with the next full batch, or alone
     /// when anything asks for `db` first (see `StoreWriter+InsertBatch`).
-    package func insert(_ t: Transaction, keys: DedupeKeys, amounts: EncodedAmounts) throws {
+    package func insert(_ t: consuming Transaction, keys: consuming DedupeKeys, amounts: consuming EncodedAmounts) throws {
         if amounts.exactScaled == nil { try noteInexactAmount(t.transactionAmount.amount) }
+        // Moved into the row: taken borrowed, they were copied (strings retained) and the caller's released.
         try hold(TxnValues(transaction: t, amounts: amounts, keys: keys, valuesAsOf: statementAsOf, source: recordSource))
         transactionCounts.inserted += 1
     }
