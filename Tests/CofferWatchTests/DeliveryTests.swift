@@ -125,6 +125,26 @@ struct DeliveryTests {
         }
     }
 
+    @Test("a hook inherits none of the service's descriptors but standard input, output and error")
+    func hookInheritsNoDescriptors() async throws {
+        let bench = try WatchBench()
+        // A file the service holds open for writing without close-on-exec, as Foundation's String.write(toFile:)
+        // opens one: a hook spawned meanwhile kept it open, and the watch service then left that file in the
+        // inbox as "still open for writing by another process".
+        let held = bench.folder + "/held-open.csv"
+        let fd = open(held, O_WRONLY | O_CREAT, 0o644)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let listing = bench.folder + "/fds.txt"
+        let outcome = await HookProcess.run(command: "ls -l /proc/$$/fd > '\(listing)'", input: Data("{}".utf8),
+                                            timeLimit: .seconds(30), gracePeriod: .seconds(2))
+        #expect(outcome == .succeeded)
+        let text = try String(contentsOfFile: listing, encoding: .utf8)
+        #expect(!text.contains(held), "the hook inherited \(held):\n\(text)")
+        // Its own standard output (the listing) is there: the check reads what it should.
+        #expect(text.contains(listing))
+    }
+
     @Test("delivery state survives a restart (a new store object on the same file)")
     func stateKeptAcrossRestart() async throws {
         let bench = try WatchBench()

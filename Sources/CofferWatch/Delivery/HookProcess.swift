@@ -31,6 +31,13 @@ enum HookProcess {
         }
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Debian 12 has 2.36), looked up at run
+    /// time because Swift's Glibc module does not declare it. Without it (an older glibc) a hook inherits what is
+    /// not close-on-exec.
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+
     private static func runBlocking(command: String, input: Data, timeLimit: Duration, gracePeriod: Duration) -> Outcome {
         // A hook that exits without reading its input must not kill the service with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
@@ -44,6 +51,10 @@ enum HookProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
         posix_spawn_file_actions_addclose(&actions, readEnd)
+        // The hook gets standard input, output and error, nothing else of the service's: without this it inherited
+        // every descriptor not marked close-on-exec, among them a statement file another thread was writing or
+        // reading and other hooks' pipes (a hook holding another's write end keeps that one's input from ending).
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
