@@ -96,52 +96,71 @@ struct TransactionPreparer {
         case .transaction(let raw):
             count += 1
             if count % 10_000 == 0 { now = Date() }
-            let prepared = try Self.prepare(raw, id: ids.next(at: now), account: account, normalizer: normalizer,
-                                            accountMatches: accountMatches)
-            // Numbered in a function that takes it `consuming` and returns it, so it moves to `emit`: a local `var`
-            // was copied into the event (its strings retained, then released with the variable; callgrind).
-            try emit(.transaction(number(consume prepared, emit: emit)))
+            // Made in parts and numbered before the prepared transaction is put together, in its event: numbered
+            // afterwards, as a variable (or a `consuming` parameter returned), it was copied into the event, its
+            // strings retained and then released with the variable (callgrind).
+            let (transaction, fingerprint, amounts) = try Self.normalize(raw, id: ids.next(at: now), account: account,
+                                                                         normalizer: normalizer, accountMatches: accountMatches)
+            let numbered = try number(fingerprint, day: transaction.localDay,
+                                      externalID: raw.externalID.flatMap { $0.isEmpty ? nil : $0 }, at: raw.location, emit: emit)
+            try emit(.transaction(PreparedTransaction(
+                raw: raw, transaction: consume transaction, fingerprint: fingerprint, occurrence: numbered.occurrence,
+                legacyOccurrence: numbered.legacyOccurrence, externalID: numbered.externalID,
+                repeatedID: numbered.repeatedID, amounts: amounts)))
         case .balance(let raw): try emit(.balance(raw))
         case .end: try emit(.end)
         case .warning(let warning): try emit(.warning(warning))
         }
     }
 
-    /// Numbers `prepared` among the file's records of its account: its occurrence per day and over the file, and
-    /// whether its id was seen before (then it is kept, matched by its content, with a warning).
-    private mutating func number(_ prepared: consuming PreparedTransaction,
-                                 emit: (consuming PreparedEvent) throws -> Void) throws -> PreparedTransaction {
+    /// How a transaction is numbered among the file's records of its account.
+    struct Numbering {
+        /// 1 for the first record of its fingerprint on its local day, 2 for the second…
+        var occurrence = 1
+        /// The occurrence over the whole file, as versions before 2026-11 numbered it.
+        var legacyOccurrence = 1
+        /// The institution's id, namespaced; nil when an earlier record of the file had it.
+        var externalID: String?
+        var repeatedID = false
+    }
+
+    /// Numbers a record by its fingerprint, local day and institution id: its occurrence per day and over the
+    /// file, and whether its id was seen before (then it is kept, matched by its content, with a warning).
+    private mutating func number(_ fingerprint: Fingerprint, day localDay: Int, externalID: String?, at location: SourceLocation,
+                                 emit: (consuming PreparedEvent) throws -> Void) throws -> Numbering {
+        var numbering = Numbering(externalID: externalID)
         // The occurrence counts identical records of one local day (the 2nd coffee of the day is 2). Versions before
         // 2026-11 counted over the whole file (a salary of the same amount next month was 2 as well): that
         // number is kept beside it, so rows they stored are still found.
-        let day = UInt64(bitPattern: Int64(prepared.transaction.localDay))
-        let key = prepared.fingerprint.hash ^ salt
+        let day = UInt64(bitPattern: Int64(localDay))
+        let key = fingerprint.hash ^ salt
         let dayKey = key ^ (day &* 0x9E37_79B9_7F4A_7C15)
         if !seenDayFingerprints.insert(dayKey) {
             let occurrence = (dayRepeats[dayKey] ?? 1) + 1
             dayRepeats[dayKey] = occurrence
-            prepared.occurrence = occurrence
+            numbering.occurrence = occurrence
         }
         if !countFileWide {
-            prepared.legacyOccurrence = prepared.occurrence  // nothing stored under a file-wide number to find
+            numbering.legacyOccurrence = numbering.occurrence  // nothing stored under a file-wide number to find
         } else if !seenFingerprints.insert(key) {
             let occurrence = (repeats[key] ?? 1) + 1
             repeats[key] = occurrence
-            prepared.legacyOccurrence = occurrence
+            numbering.legacyOccurrence = occurrence
         }
-        if let id = prepared.externalID, !seenIDs.insert(Self.hash(id) ^ salt) {
+        if let id = externalID, !seenIDs.insert(Self.hash(id) ^ salt) {
             // Kept, and matched by its content instead of its id.
-            prepared.externalID = nil
-            prepared.repeatedID = true
+            numbering.externalID = nil
+            numbering.repeatedID = true
             try emit(.warning(ParseWarning("\(idName) '\(id)' appears more than once for this account in this file; both are kept",
-                                           location: prepared.raw.location)))
+                                           location: location)))
         }
-        if !idNamespace.isEmpty, let id = prepared.externalID { prepared.externalID = idNamespace + ":" + id }
-        return prepared
+        if !idNamespace.isEmpty, let id = numbering.externalID { numbering.externalID = idNamespace + ":" + id }
+        return numbering
     }
 
-    static func prepare(_ raw: consuming RawTransaction, id: UUID, account: ResolvedAccount, normalizer: DescriptionNormalizer,
-                        accountMatches: [Bool] = []) throws -> PreparedTransaction {
+    /// The normalized transaction of `raw`, its fingerprint and its encoded amounts.
+    static func normalize(_ raw: RawTransaction, id: UUID, account: ResolvedAccount, normalizer: DescriptionNormalizer,
+                          accountMatches: [Bool] = []) throws -> (Transaction, Fingerprint, EncodedAmounts) {
         guard let date = raw.transactionDate ?? raw.postedDate else {
             throw CofferError(.badInput, "the transaction has no date", location: raw.location)
         }
@@ -161,13 +180,11 @@ struct TransactionPreparer {
             transactionType: text.transactionType, status: raw.status ?? .booked,
             transactionDate: date.date, postedDate: raw.transactionDate == nil ? nil : raw.postedDate?.date,
             timeZoneOffset: date.storedOffset)
-        // The fingerprint and the amounts borrow the transaction, which then moves (with the raw record) into the
-        // prepared one: passed beside them, it was copied three times (callgrind).
-        let externalID = raw.externalID.flatMap { $0.isEmpty ? nil : $0 }
+        // The fingerprint and the amounts borrow the transaction, which then moves into the prepared one: passed
+        // beside them to their initializers (which take arguments owned), it was copied three times (callgrind).
         let fingerprint = Fingerprint(transaction: transaction)
         let amounts = EncodedAmounts(transaction)
-        return PreparedTransaction(raw: raw, transaction: consume transaction, fingerprint: fingerprint,
-                                   occurrence: 1, externalID: externalID, repeatedID: false, amounts: amounts)
+        return (consume transaction, fingerprint, amounts)
     }
 
     /// FNV-1a, stable across processes (unlike `Hasher`).
