@@ -224,7 +224,7 @@ struct OFXElementReader: OFXTokenSink {
             if start.tag != .ofx, let open = stack.lastIndex(where: { $0.tag == start.tag }) {
                 try recover(closingTo: open &- 1, because: "the next <\(start.tag.name)> (line \(start.line))",
                             line: start.line, column: start.column)
-            } else if let top = topTag, top.holdsOnlyLeaves {
+            } else if let top = stack.last, top.tag.holdsOnlyLeaves {
                 // `<LEDGERBAL><BALAMT>…<DTASOF>…<AVAILBAL>`: a balance or account aggregate holds no aggregate, so
                 // the one left open ends here.
                 try recover(closingTo: stack.count &- 2, because: "<\(start.tag.name)> (line \(start.line))",
@@ -255,8 +255,8 @@ struct OFXElementReader: OFXTokenSink {
         }
         let frame = OFXFrame(tag: start.tag, unknown: start.unknown, name: name, path: path, line: start.line,
                              column: start.column)
-        try assembler.open(frame, parent: topTag)
-        stack.append(consume frame)  // moved: a copy retained its name and path
+        try assembler.open(frame, parent: stack.last?.tag)
+        stack.append(frame)
     }
 
     private mutating func close(name end: Start, line: Int, column: Int) throws {
@@ -307,13 +307,9 @@ struct OFXElementReader: OFXTokenSink {
                                                               element: stack.last?.path))))
     }
 
-    /// The innermost open aggregate's tag. `stack.last?.tag` copied the whole frame out first (its name and path
-    /// retained and released), five times a transaction (callgrind).
-    private var topTag: OFXTag? { stack.isEmpty ? nil : stack[stack.count &- 1].tag }
-
     private mutating func pop() throws {
         guard let frame = stack.popLast() else { return }
-        try assembler.close(frame, parent: topTag)
+        try assembler.close(frame, parent: stack.last?.tag)
         if stack.isEmpty { phase = .done }
     }
 

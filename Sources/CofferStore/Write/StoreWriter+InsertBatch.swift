@@ -100,12 +100,9 @@ extension StoreWriter {
         let last = connection.lastInsertedRowID
         let insert = batch.insertStatement!
         let width = CInt(TxnColumn.allCases.count)
-        // Through the buffer: `rows[k].bindAll` read the row out of the array with a copy first.
-        try rows.withUnsafeMutableBufferPointer { rows in
-            for k in rows.indices {
-                rows[k].createdSeq = last - Int64(rows.count - 1 - k)
-                try rows[k].bindAll(to: insert, after: CInt(k) * width)
-            }
+        for k in rows.indices {
+            rows[k].createdSeq = last - Int64(rows.count - 1 - k)
+            try rows[k].bindAll(to: insert, after: CInt(k) * width)
         }
         try insert.step()
     }
