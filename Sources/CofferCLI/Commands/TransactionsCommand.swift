@@ -83,7 +83,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     /// properties.
     static func emitLinked(_ transactions: [Transaction], orders: [UUID: UUID], format: OutputFormat) throws {
         if format == .json {
-            printLine(try JSON.document(transactions.map { LinkedTransaction(transaction: $0, orderID: orders[$0.id]) }))
+            FileHandle.standardOutput.write(Data(ModelJSON.prettyArray(transactions, orderIDs: orders) + [0x0A]))
             return
         }
         var out: [UInt8] = []
@@ -112,19 +112,5 @@ extension Optional {
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let value = self else { return nil }
         return try await transform(value)
-    }
-}
-
-/// A transaction as JSON with Coffer's `orderID` beside FinanceKit's properties (absent when no order is linked).
-struct LinkedTransaction: Encodable {
-    var transaction: Transaction
-    var orderID: UUID?
-
-    enum CodingKeys: String, CodingKey { case orderID }
-
-    func encode(to encoder: any Encoder) throws {
-        try transaction.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(orderID, forKey: .orderID)
     }
 }

@@ -38,42 +38,21 @@ enum Text {
     }
 }
 
-/// Renders rows as an aligned text table, or CSV.
-struct Table {
-    var headers: [String]
-    var rows: [[String]]
-    /// Columns aligned right (amounts).
-    var rightAligned: Set<Int> = []
-
-    func render() -> String {
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                return rightAligned.contains(i) ? pad + cell : cell + pad
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-        return ([line(headers)] + rows.map(line)).joined(separator: "\n")
-    }
-
-    func csv() -> String {
-        func escape(_ cell: String) -> String {
-            cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
-        }
-        return ([headers] + rows).map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n")
-    }
-}
+/// Rows as an aligned text table, or CSV (`TextTable`, written byte by byte).
+typealias Table = TextTable
 
 /// Prints models in the chosen format (to stdout, or to `write`).
 func emit<T: Encodable>(_ items: [T], format: OutputFormat, to write: (Data) -> Void = { FileHandle.standardOutput.write($0) },
                         table: () -> Table) throws {
     func printLine(_ text: String) { write(Data((text + "\n").utf8)) }
     switch format {
-    case .json: printLine(try JSON.document(items))
+    case .json:
+        // Transactions, the long lists, without JSONEncoder (`ModelJSON.prettyArray`: the same bytes).
+        if let transactions = items as? [Transaction] {
+            write(Data(ModelJSON.prettyArray(transactions) + [0x0A]))
+        } else {
+            printLine(try JSON.document(items))
+        }
     case .ndjson:
         // One write per 64 KiB, not per line; transactions through ModelJSON (what JSONEncoder writes, ~40x faster).
         var out: [UInt8] = []
