@@ -100,6 +100,12 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: [
+            // The executable's symbols stay out of its dynamic symbol table (the Swift driver exports all 43,000 of
+            // them): each command's start read through that table (the dynamic loader, and the Swift runtime's
+            // `dladdr` of its own path), 1.2 ms of `coffer --version`'s 8.7 (docs/benchmarks.md). Nothing looks
+            // Coffer's symbols up by name. An executable's flags do not reach packages that use the library.
+            .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
         ]),
         // Library-side benchmarks that scripts/bench.sh runs (queries, history, monitoring latency).
         .executableTarget(name: "CofferBench", dependencies: [
