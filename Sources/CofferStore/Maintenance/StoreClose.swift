@@ -85,8 +85,9 @@ extension FinanceStore {
         defer { sqlite3_close_v2(db) }
         let millis = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, CInt(clamping: min(100, max(0, millis))))
-        // Reading the schema opens the database and its log (a fresh connection has not looked at either yet).
-        guard sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", nil, nil, nil) == SQLITE_OK else { return false }
+        // A read opens the database and its log (a fresh connection has not looked at either yet). The header's
+        // schema cookie is read without parsing the schema, which a `SELECT` from `sqlite_master` did first.
+        guard sqlite3_exec(db, "PRAGMA schema_version", nil, nil, nil) == SQLITE_OK else { return false }
         var logFrames: CInt = -1
         var copiedFrames: CInt = -1
         // Another process writing (an import holds the write lock for its whole file) checkpoints when it closes:
@@ -105,7 +106,6 @@ extension FinanceStore {
 
     /// Whether the store at `path` has no write-ahead log, or an empty one.
     static func walIsEmpty(path: String) -> Bool {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
-        return (size?.int64Value ?? 0) == 0
+        (StoreFile.size(of: path + "-wal") ?? 0) == 0
     }
 }
