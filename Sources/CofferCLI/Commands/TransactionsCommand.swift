@@ -83,7 +83,9 @@ struct TransactionsCommand: AsyncParsableCommand {
     /// properties.
     static func emitLinked(_ transactions: [Transaction], orders: [UUID: UUID], format: OutputFormat) throws {
         if format == .json {
-            FileHandle.standardOutput.write(Data(ModelJSON.prettyArray(transactions, orderIDs: orders) + [0x0A]))
+            var out = ModelJSON.prettyArray(transactions, orderIDs: orders)
+            out.append(0x0A)
+            FileHandle.standardOutput.write(Data(out))
             return
         }
         var out: [UInt8] = []

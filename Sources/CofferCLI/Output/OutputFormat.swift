@@ -49,7 +49,9 @@ func emit<T: Encodable>(_ items: [T], format: OutputFormat, to write: (Data) -> 
     case .json:
         // Transactions, the long lists, without JSONEncoder (`ModelJSON.prettyArray`: the same bytes).
         if let transactions = items as? [Transaction] {
-            write(Data(ModelJSON.prettyArray(transactions) + [0x0A]))
+            var out = ModelJSON.prettyArray(transactions)
+            out.append(0x0A)
+            write(Data(out))
         } else {
             printLine(try JSON.document(items))
         }

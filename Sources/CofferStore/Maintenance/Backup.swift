@@ -115,7 +115,7 @@ extension FinanceStore {
         }
         keep = true
         Self.sync(path: folder)
-        let bytes = ((try? fm.attributesOfItem(atPath: destination))?[.size] as? NSNumber)?.int64Value ?? 0
+        let bytes = StoreFile.size(of: destination) ?? 0
         return BackupResult(path: destination, storeID: newID, sourceStoreID: storeID, accounts: counts.accounts,
                             balances: counts.balances, transactions: counts.transactions, lastSequence: counts.last, bytes: bytes)
     }

@@ -54,8 +54,7 @@ extension FinanceStore {
     /// page again. A first import of 200k rows wrote its 88 MB into the store twice. It does not wait: a reader in
     /// another process keeps the log as it is, and `close` tries again.
     static func emptyLogIfLarge(_ db: Database, path: String) {
-        var info = stat()
-        guard stat(path + "-wal", &info) == 0, info.st_size > 4 << 20 else { return }
+        guard let size = StoreFile.size(of: path + "-wal"), size > 4 << 20 else { return }
         let handle = db.sqliteConnection
         sqlite3_busy_timeout(handle, 0)
         _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
