@@ -125,7 +125,7 @@ let package = Package(
         ]),
         .testTarget(name: "CofferPipelineTests", dependencies: ["CofferPipeline", "CofferStore", "CofferTestSupport"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferModel"]),
-        .testTarget(name: "CofferExportTests", dependencies: ["CofferExport", "CofferPipeline", "CofferStore"]),
+        .testTarget(name: "CofferExportTests", dependencies: ["CofferExport", "CofferPipeline", "CofferStore", "CofferTestSupport"]),
         .testTarget(name: "CofferServeTests", dependencies: [
             "CofferServe", "CofferPipeline", "CofferStore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -35,10 +35,35 @@ struct CSVExportWriter {
     }
 
     /// A CSV line: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    ///
+    /// Looked for among Unicode scalars, not characters: a comma or a quote followed by a combining mark is one
+    /// grapheme cluster equal to neither, and `replacingOccurrences` did not double such a quote either, so a field
+    /// holding `"\u{301}` was written bare and broke every reader's columns. The line breaks quoted are those
+    /// `Character.isNewline` names (LF, VT, FF, CR, NEL, U+2028, U+2029): each is a cluster of its own (or CR LF),
+    /// so for them the two readings agree.
     static func line(_ fields: [String]) -> String {
-        fields.map { field in
-            field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-                ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-        }.joined(separator: ",") + "\r\n"
+        var out = ""
+        for (i, field) in fields.enumerated() {
+            if i > 0 { out.unicodeScalars.append(",") }
+            guard field.unicodeScalars.contains(where: needsQuotes) else {
+                out += field
+                continue
+            }
+            out.unicodeScalars.append("\"")
+            for scalar in field.unicodeScalars {
+                out.unicodeScalars.append(scalar)
+                if scalar == "\"" { out.unicodeScalars.append(scalar) }
+            }
+            out.unicodeScalars.append("\"")
+        }
+        return out + "\r\n"
+    }
+
+    /// Whether a field holding this scalar must be quoted.
+    static func needsQuotes(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2C, 0x22, 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
     }
 }
