@@ -22,8 +22,8 @@ final class BoundStatement {
     /// nearly all on the writing thread. Staged, the import runs 2.3% fewer instructions. Each value is copied once into
     /// blocks this statement keeps for its life; a block is never moved or freed while a binding may point into
     /// it, and after each step the statement's bindings are cleared (`sqlite3_clear_bindings`) before the blocks
-    /// are reused, so no parameter can be left pointing at bytes written over since. Values longer than
-    /// `largeValue` are handed to SQLite to copy, as before.
+    /// are reused, so no parameter can be left pointing at bytes written over since. A value that does not fit
+    /// the current block and is longer than `largeValue` is handed to SQLite to copy, as before.
     @exclusivity(unchecked) private var blocks: [UnsafeMutableRawPointer] = []
     @exclusivity(unchecked) private var block = -1
     /// Where the next value goes in the current block, and the block's end (nil before the first value).
