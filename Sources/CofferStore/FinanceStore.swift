@@ -115,6 +115,7 @@ public final class FinanceStore: Sendable {
         do {
             let migrator = Schema.migrator
             if access == .readWrite {
+                try Schema.createNewStore(pools.pool)
                 try migrator.migrate(pools.pool)
             } else {
                 var complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }
