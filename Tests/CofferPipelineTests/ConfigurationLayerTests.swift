@@ -52,7 +52,15 @@ struct ConfigurationLayerTests {
             let profile = try CSVProfileSet.decode(yaml: file.text, file: file.source)
             let facts = ShippedProfileFacts(yaml: file.text)
             #expect(facts == ShippedProfileFacts(id: profile.id, institution: profile.institution), "\(file.name)")
+            // A CSV import decodes them without the unknown-key check (checked here, just above): the same profile.
+            #expect(try CSVProfileSet.decode(yaml: file.text, file: file.source, checkingKeys: false) == profile)
         }
+        // And without the check an unknown key is let through, where the check names it.
+        let text = try #require(shipped.first?.text) + "\nsurplus_key: 1\n"
+        let error = #expect(throws: CofferError.self) { try CSVProfileSet.decode(yaml: text, file: "surplus.yaml") }
+        #expect(error?.description.contains("surplus_key") == true, "\(String(describing: error))")
+        let first = try CSVProfileSet.decode(yaml: shipped[0].text, file: shipped[0].source)
+        #expect(try CSVProfileSet.decode(yaml: text, file: "surplus.yaml", checkingKeys: false) == first)
         let configuration = try CofferConfiguration.load(layers: [.builtIn])
         for file in shipped {
             let item = try #require(configuration.report.items.first { $0.source == file.source })

@@ -267,9 +267,15 @@ struct AnyKey: CodingKey {
     init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
 }
 
+extension CodingUserInfoKey {
+    /// With `true`, `rejectUnknownKeys` accepts every key (`CSVProfileSet.decode(…, checkingKeys: false)`).
+    static let acceptsUnknownKeys = CodingUserInfoKey(rawValue: "coffer.acceptsUnknownKeys")!
+}
+
 extension Decoder {
     /// Throws for a key the type does not know, naming the key and the keys it does know.
     func rejectUnknownKeys<K: CodingKey & CaseIterable>(_: K.Type) throws {
+        if userInfo[.acceptsUnknownKeys] as? Bool == true { return }
         let container = try self.container(keyedBy: AnyKey.self)
         let known = Set(K.allCases.map(\.stringValue))
         for key in container.allKeys where !known.contains(key.stringValue) {

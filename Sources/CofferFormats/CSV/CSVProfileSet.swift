@@ -66,9 +66,14 @@ package struct CSVProfileSet: Sendable {
         var profiles: [CSVProfile] {
             cache.withLock { cache in
                 if let cache { return cache }
+                // One decoder for all (making one reads the process environment), and no unknown-key check: the
+                // shipped profiles are checked, keys included, by `ConfigurationLayerTests`, and listing a mapping's
+                // keys costs Yams 40 k instructions a key (about 20 M for the eight, a tenth of a small import).
+                let decoder = YAMLDecoder()
                 let all = Box.ordered(eager + deferred.map { profile in
                     do {
-                        return try CSVProfileSet.decode(yaml: profile.yaml, file: profile.file)
+                        return try CSVProfileSet.decode(yaml: profile.yaml, file: profile.file, checkingKeys: false,
+                                                        using: decoder)
                     } catch {
                         preconditionFailure("the built-in CSV profile \(profile.file) does not decode: \(error)")
                     }
@@ -109,15 +114,19 @@ package struct CSVProfileSet: Sendable {
         return CSVProfileSet(profiles: profiles)
     }
 
-    /// One profile from YAML text; `file` names it in errors.
-    package static func decode(yaml: String, file: String) throws -> CSVProfile {
+    /// One profile from YAML text; `file` names it in errors. `checkingKeys: false` accepts keys the profile does
+    /// not know (for the shipped profiles only, which the tests decode with the check).
+    package static func decode(yaml: String, file: String, checkingKeys: Bool = true,
+                               using decoder: YAMLDecoder = YAMLDecoder()) throws -> CSVProfile {
         do {
             // Composed with the basic resolver (no regular expression per scalar, the default costs several
-            // milliseconds a profile at every start); the decoder reads numbers and flags from the text.
-            guard let node = try Yams.compose(yaml: yaml, .basic) else {
+            // milliseconds a profile at every start); the decoder reads numbers and flags from the text. UTF-8
+            // given: Yams' default reads the whole process environment at each call to look for an override.
+            guard let node = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else {
                 throw CofferError(.badConfiguration, "the profile is empty; expected a YAML mapping", location: SourceLocation(file: file))
             }
-            return try YAMLDecoder().decode(CSVProfile.self, from: node)
+            return try decoder.decode(CSVProfile.self, from: node,
+                                      userInfo: checkingKeys ? [:] : [.acceptsUnknownKeys: true])
         } catch let error as CofferError {
             throw error
         } catch let error as DecodingError {

@@ -14,7 +14,9 @@ enum ConfigYAML {
         do {
             // The basic resolver leaves every scalar a string (Coffer reads them as text): the default one runs
             // seven regular expressions per scalar, which was most of the time a `coffer` command took to start.
-            node = try Yams.compose(yaml: text, .basic)
+            // UTF-8 given: Yams' default encoding reads the whole process environment at each call (0.3 M
+            // instructions) to look for an override, and prints to standard output when it finds one.
+            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw syntaxError(error, file: file)
         } catch {
