@@ -63,4 +63,15 @@ import CofferTestSupport
             #expect(CalendarDay.string(date) == Self.referenceDay(CalendarDay.dayNumber(date)), "seed \(seed): \(date)")
         }
     }
+
+    /// `lowercaseHex` spells bytes as `String(format: "%02x")` did, byte by byte (digests, account identity keys).
+    @Test func lowercaseHexAgreesWithFormat() {
+        #expect([UInt8]().lowercaseHex == "")
+        #expect([0x00, 0x09, 0x0A, 0x7F, 0xF0, 0xFF].lowercaseHex == "00090a7ff0ff")
+        for seed in UInt64(1)...2000 {
+            var rng = SplitMix(state: seed)
+            let bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            #expect(bytes.lowercaseHex == bytes.map { String(format: "%02x", $0) }.joined(), "seed \(seed)")
+        }
+    }
 }

@@ -133,7 +133,7 @@ package enum OrderArchiveReader {
             guard let content = files[path] else {
                 throw refuse(manifestName, "lists '\(path)', which is not in the archive")
             }
-            let actual = SHA256.hash(data: content).map { String(format: "%02x", $0) }.joined()
+            let actual = SHA256.hash(data: content).lowercaseHex
             guard actual == hash.lowercased() else {
                 throw refuse(path, "SHA-256 is \(actual) but manifest.json says \(hash): the file was changed after the manifest was made")
             }

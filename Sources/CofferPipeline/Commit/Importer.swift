@@ -305,7 +305,7 @@ public struct Importer: Sendable {
         var hasher = SHA256()
         let reader = try input.makeReader()
         while let chunk = try reader.next() { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().lowercaseHex
     }
 }
 

@@ -34,7 +34,7 @@ extension FinanceStore {
         let order = try OrderDocument.decode(contents.orderJSON, archive: name)
         let verification = try await OrderSignature.verify(contents, orderTypeIdentifier: order.orderTypeIdentifier,
                                                            trust: options.trust, archive: name)
-        let sha = SHA256.hash(data: signedArchive).map { String(format: "%02x", $0) }.joined()
+        let sha = SHA256.hash(data: signedArchive).lowercaseHex
         let fqoid = order.fullyQualifiedOrderIdentifier
         var report = OrderSaveReport(result: .newerExisting, fullyQualifiedOrderIdentifier: fqoid, updatedAt: order.updatedAt,
                                      verification: verification)

@@ -387,7 +387,7 @@ extension FinanceStore {
         let normalized = institution.lowercased().filter { !$0.isWhitespace } + "|" + number.uppercased().filter { $0.isLetter || $0.isNumber }
         let mac = HMAC<SHA256>.authenticationCode(for: Array(("account-identity:" + normalized).utf8), using: tokenKey)
         var bytes = Array(mac)
-        let key = bytes.map { String(format: "%02x", $0) }.joined()
+        let key = bytes.lowercaseHex
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8: custom, derived
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let id = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
