@@ -2,6 +2,7 @@ import CofferFormats
 import CofferModel
 import Foundation
 import Testing
+import CofferTestSupport
 @testable import CofferPipeline
 
 /// A configuration folder written for one test.
@@ -71,6 +72,25 @@ struct ConfigurationLayerTests {
     }
 
     /// What the facts refuse (the profile is then decoded at once) and what they read.
+    /// `plainScalar` reads ASCII values by bytes; on seeded random ASCII values it gives what the rule by
+    /// Characters (`isLetter`, `isNumber`) gives, which non-ASCII values still use.
+    @Test func plainScalarsByBytesAreTheCharacterRule() {
+        func byCharacters(_ text: Substring) -> String? {
+            let value = text.trimmingPrefix(while: { $0 == " " })
+            let trimmed = value.reversed().drop(while: { $0 == " " || $0 == "\r" }).reversed()
+            let allowed = trimmed.allSatisfy { $0.isLetter || $0.isNumber || " -_.&()".contains($0) }
+            guard allowed, let first = trimmed.first, first.isLetter || first.isNumber else { return nil }
+            return String(trimmed)
+        }
+        let alphabet = Array("aZq09 -_.&()\r:#\"'!/\t")
+        for seed in UInt64(1)...5000 {
+            var rng = SplitMix64(state: seed)
+            let text = String((0..<Int.random(in: 0...10, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            #expect(ShippedProfileFacts.plainScalar(text[...]) == byCharacters(text[...]), "seed \(seed): \(Array(text.utf8))")
+        }
+        #expect(ShippedProfileFacts.plainScalar(" Café Müller ") == "Café Müller")
+    }
+
     @Test func shippedProfileFactsReadOnlyPlainOneLineValues() {
         let base = "version: 1\nmatch:\n  header: [a, b]\n  id: nested\n"
         #expect(ShippedProfileFacts(yaml: base + "id: my-bank\ninstitution: Müller & Söhne (Köln)  \n")

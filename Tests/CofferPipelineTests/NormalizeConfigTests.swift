@@ -1,4 +1,6 @@
 import CofferModel
+import CofferTestSupport
+import Foundation
 import Testing
 @testable import CofferPipeline
 
@@ -109,6 +111,21 @@ struct NormalizeConfigTests {
     @Test func missingFileIsAnIOError() {
         #expect(throws: CofferError.self) {
             try MerchantRules.load(defaults: "/nonexistent/merchants.yaml", user: nil)
+        }
+    }
+
+    /// `trimmingWhitespace` trims what Foundation's `trimmingCharacters(in: .whitespaces)` trims, on seeded random
+    /// texts of letters, ASCII and Unicode blanks (tab, no-break and other space separators, line breaks, which
+    /// neither trims) at either end and inside.
+    @Test func trimmingWhitespaceIsFoundationsTrim() {
+        let pieces = ["a", "Z", "é", "日", "-", " ", "\t", "\u{A0}", "\u{2003}", "\u{3000}", "\n", "\r\n", "\u{200B}", "\u{FEFF}"]
+        #expect("".trimmingWhitespace == "")
+        for seed in UInt64(1)...3000 {
+            var rng = SplitMix64(state: seed)
+            let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            #expect(text.trimmingWhitespace == text.trimmingCharacters(in: .whitespaces), "seed \(seed): \(text.unicodeScalars.map { $0.value })")
+            let sub = text.dropFirst()
+            #expect(sub.trimmingWhitespace == sub.trimmingCharacters(in: .whitespaces), "seed \(seed), substring")
         }
     }
 }

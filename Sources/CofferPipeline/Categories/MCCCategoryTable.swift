@@ -148,9 +148,9 @@ package struct MCCCategoryFile: Sendable {
             throw ConfigYAML.error("category '\(category)': expected a list of codes and ranges, like [5411, 5811-5814]", at: node, file: file)
         }
         return try items.map { item in
-            let text = (ConfigYAML.text(item) ?? "").trimmingCharacters(in: .whitespaces)
+            let text = (ConfigYAML.text(item) ?? "").trimmingWhitespace
             func code(_ part: Substring) -> Int? {
-                let digits = part.trimmingCharacters(in: .whitespaces)
+                let digits = part.trimmingWhitespace
                 guard (1...4).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
                 return Int(digits)
             }

@@ -76,7 +76,7 @@ package struct AccountAliasRule: Sendable, Hashable {
                 throw ConfigYAML.error("\(what): unknown key '\(ConfigYAML.text(key) ?? "?")'; expected id, identities", at: key, file: file)
             }
             let idText = mapping["id"].flatMap(ConfigYAML.text) ?? ""
-            guard let id = UUID(uuidString: idText.trimmingCharacters(in: .whitespaces)) else {
+            guard let id = UUID(uuidString: idText.trimmingWhitespace) else {
                 throw ConfigYAML.error("\(what): 'id' must be an account's id as coffer accounts prints it "
                                        + "(a UUID such as 0F8E5C43-2D7B-8A1C-9E44-5B6A7C8D9E0F), found '\(idText)'",
                                        at: mapping["id"] ?? item, file: file)
@@ -104,7 +104,7 @@ package struct AccountAliasRule: Sendable, Hashable {
                 throw ConfigYAML.error("\(what): unknown key '\(key)' in an identity; expected institution, institution_id, "
                                        + "number, last_digits, currency", at: keyNode, file: file)
             }
-            guard let text = ConfigYAML.text(value)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            guard let text = ConfigYAML.text(value)?.trimmingWhitespace, !text.isEmpty else {
                 throw ConfigYAML.error("\(what): '\(key)' must be a text", at: value, file: file)
             }
             fields[key] = text

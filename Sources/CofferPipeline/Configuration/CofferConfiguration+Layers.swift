@@ -181,7 +181,7 @@ private struct LayerLoader {
             case "disable":
                 if case .scalar(let scalar) = value, scalar.string.isEmpty || scalar.string == "[]" { continue }
                 for entry in try ConfigYAML.strings(value, what: "'disable'", file: file.source) {
-                    try disable(entry.trimmingCharacters(in: .whitespaces), file: file, node: value)
+                    try disable(entry.trimmingWhitespace, file: file, node: value)
                 }
             default:
                 throw ConfigYAML.error("unknown key '\(ConfigYAML.text(key) ?? "?")' at the top; expected 'disable' "
@@ -201,7 +201,7 @@ private struct LayerLoader {
                                        + "institution:ID, or a bare profile or rule id", at: node, file: file.source)
             }
             kinds = [kind]
-            id = String(entry[entry.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            id = String(entry[entry.index(after: colon)...]).trimmingWhitespace
         }
         var found = false
         func off(_ item: ConfigurationItem) -> ConfigurationItem {

@@ -55,7 +55,7 @@ extension InstitutionTable {
             throw ConfigYAML.error("institution \(number): expected a mapping with 'id' and 'names', 'ofx', 'bank_ids' or 'bic'",
                                    at: node, file: file)
         }
-        let id = mapping["id"].flatMap(ConfigYAML.text)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let id = mapping["id"].flatMap(ConfigYAML.text)?.trimmingWhitespace ?? ""
         let what = id.isEmpty ? "institution \(number)" : "institution \(number) (\(id))"
         guard !id.isEmpty else { throw ConfigYAML.error("\(what): missing 'id'", at: node, file: file) }
         var institution = Institution(id: id)
@@ -89,7 +89,7 @@ extension InstitutionTable {
     }
 
     private static func nonEmpty(_ values: [String], _ what: String, _ key: String, _ node: Node, _ file: String) throws -> [String] {
-        let values = values.map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = values.map { $0.trimmingWhitespace }
         for value in values where InstitutionTable.name(value).isEmpty {
             throw ConfigYAML.error("\(what): '\(key)' has an entry without letters or digits", at: node, file: file)
         }

@@ -54,7 +54,7 @@ enum StatementAccount {
                         fallback: Fallback = Fallback(), rules: Rules = Rules()) throws -> Resolution {
         var identity = identity
         // A currency code that is not one (`US`, `€`) is treated as absent: the stored account's, or --currency.
-        let sentCurrency = identity.currencyCode?.trimmingCharacters(in: .whitespaces).uppercased()
+        let sentCurrency = identity.currencyCode?.trimmingWhitespace.uppercased()
         identity.currencyCode = sentCurrency.flatMap(isCurrencyCode)
         let badCurrency = sentCurrency.flatMap { $0.isEmpty || identity.currencyCode != nil ? nil : $0 }
         let number = identity.accountNumber.map { $0.filter { $0.isLetter || $0.isNumber } }.flatMap { $0.isEmpty ? nil : $0 }

@@ -39,7 +39,7 @@ package struct CategoryMCCTable: Sendable {
     package func code(forCategory category: String) -> MerchantCategoryCode? {
         if let known = codes[CategoryMCCTable.key(category)] { return known }
         guard category.contains(":") else { return nil }
-        let parts = category.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let parts = category.split(separator: ":").map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
         for part in parts.reversed() {
             if let known = codes[CategoryMCCTable.key(part)] { return known }
         }

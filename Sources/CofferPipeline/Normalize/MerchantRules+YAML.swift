@@ -103,7 +103,7 @@ extension MerchantRules {
             let expected = kind == .merchant ? "'name' and 'contains' or 'prefix'" : "'contains' or 'prefix'"
             throw ConfigYAML.error("rule \(number): expected a mapping with \(expected)", at: node, file: file)
         }
-        var name = mapping["name"].flatMap(ConfigYAML.text)?.trimmingCharacters(in: .whitespaces) ?? ""
+        var name = mapping["name"].flatMap(ConfigYAML.text)?.trimmingWhitespace ?? ""
         let what = name.isEmpty ? "rule \(number)" : "rule \(number) (\(name))"
         let category = try mapping["category"].map { try categoryName($0, what: "\(what): 'category'", file: file) }
         switch kind {
@@ -131,7 +131,7 @@ extension MerchantRules {
             case "name", "category":
                 continue
             case "id":
-                let id = ConfigYAML.text(value)?.trimmingCharacters(in: .whitespaces) ?? ""
+                let id = ConfigYAML.text(value)?.trimmingWhitespace ?? ""
                 guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0 == ":" }) else {
                     throw ConfigYAML.error("\(what): 'id' must be a word without spaces or ':' (such as globex-salary)",
                                            at: value, file: file)
@@ -151,7 +151,7 @@ extension MerchantRules {
                 }
             case "account":
                 let accounts = try ConfigYAML.strings(value, what: "\(what): 'account'", file: file)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .map { $0.trimmingWhitespace }
                 guard !accounts.isEmpty, !accounts.contains(where: \.isEmpty) else {
                     throw ConfigYAML.error("\(what): 'account' must name an account: its id or its name, as `coffer accounts` prints them",
                                            at: value, file: file)
@@ -198,7 +198,7 @@ extension MerchantRules {
     /// A category name as rules and the MCC table write it: words (letters, digits, spaces, `&`, `-`, `/`), kept as
     /// written, `dining` or `Home & garden`.
     static func categoryName(_ node: Node, what: String, file: String) throws -> String {
-        let text = ConfigYAML.text(node)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let text = ConfigYAML.text(node)?.trimmingWhitespace ?? ""
         guard !text.isEmpty, text.count <= 40, text.contains(where: { $0.isLetter }),
               text.allSatisfy({ $0.isLetter || $0.isNumber || " &-/'".contains($0) }) else {
             throw ConfigYAML.error("\(what) must be a category name of letters, digits and spaces (such as dining or Home & garden, "
@@ -210,7 +210,7 @@ extension MerchantRules {
     /// `amount: 42.50` (exactly), or `amount: {min: 1000, max: 5000}` (either bound may be left out; both inclusive).
     private static func amountRange(_ node: Node, what: String, file: String) throws -> (Decimal?, Decimal?) {
         func amount(_ node: Node, _ what: String) throws -> Decimal {
-            let text = ConfigYAML.text(node)?.trimmingCharacters(in: .whitespaces) ?? ""
+            let text = ConfigYAML.text(node)?.trimmingWhitespace ?? ""
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), text.filter({ $0 == "." }).count <= 1,
                   let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
                 throw ConfigYAML.error("\(what): expected a positive amount such as 42.50 (amounts are magnitudes; "

@@ -171,7 +171,7 @@ package struct MerchantRules: Sendable {
     /// An account name as rules compare it: case, accents and spaces at the ends ignored.
     static func foldedName(_ name: String) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-            .trimmingCharacters(in: .whitespaces)
+            .trimmingWhitespace
     }
 
     private static func meets(_ rule: MerchantRule, _ index: Int, _ context: MerchantRuleContext) -> Bool {

@@ -30,7 +30,7 @@ package enum TransactionTypeInference {
         var normalized = code.uppercased()
         // Foundation's trimming and replacing cost more than the look-up; most codes need neither.
         if normalized.utf8.contains(UInt8(ascii: " ")) {
-            normalized = String(normalized.trimmingCharacters(in: .whitespaces).map { $0 == " " ? "_" : $0 })
+            normalized = String(normalized.trimmingWhitespace.map { $0 == " " ? "_" : $0 })
         }
         if let type = codes[normalized] { return direction(type, indicator) }
         // camt `BkTxCd` domain/family/sub-family, `PMNT/CCRD/POSD` or `PMNT-CCRD-POSD`: the sub-family decides. A
