@@ -115,7 +115,7 @@ public final class FinanceStore: Sendable {
         do {
             let migrator = Schema.migrator
             if access == .readWrite {
-                try Schema.createNewStore(pools.pool)
+                try Schema.createNewStore(pools.pool, migrator: migrator)
                 try migrator.migrate(pools.pool)
             } else {
                 var complete = try readers.withConnection { try Self.hasCompletedMigrations($0) }

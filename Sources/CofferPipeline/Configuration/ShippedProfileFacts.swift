@@ -32,20 +32,19 @@ struct ShippedProfileFacts: Equatable {
         // the eight shipped files cost 8 M instructions at every import.
         let utf8 = yaml.utf8
         var lineStart = utf8.startIndex
-        var lines: [Substring] = []
         while lineStart < utf8.endIndex {
             let lineEnd = utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
-            if utf8[lineStart] == UInt8(ascii: "i") { lines.append(yaml[lineStart..<lineEnd]) }
-            lineStart = lineEnd == utf8.endIndex ? lineEnd : utf8.index(after: lineEnd)
-        }
-        for line in lines {
-            if line.hasPrefix("id:") {
-                guard id == nil, let value = Self.plainScalar(line.dropFirst(3)) else { return nil }
-                id = value
-            } else if line.hasPrefix("institution:") {
-                guard institution == nil, let value = Self.plainScalar(line.dropFirst(12)) else { return nil }
-                institution = value
+            if utf8[lineStart] == UInt8(ascii: "i") {
+                let line = yaml[lineStart..<lineEnd]
+                if line.hasPrefix("id:") {
+                    guard id == nil, let value = Self.plainScalar(line.dropFirst(3)) else { return nil }
+                    id = value
+                } else if line.hasPrefix("institution:") {
+                    guard institution == nil, let value = Self.plainScalar(line.dropFirst(12)) else { return nil }
+                    institution = value
+                }
             }
+            lineStart = lineEnd == utf8.endIndex ? lineEnd : utf8.index(after: lineEnd)
         }
         guard let id, let institution else { return nil }
         self.id = id

@@ -31,11 +31,12 @@ extension Schema {
         return true
     }
 
-    /// Makes a new store's schema from the snapshot if `writer`'s database is empty (see `createFromSnapshot`); the
-    /// migrator then finds every migration applied. Any other database is left to the migrator.
-    static func createNewStore(_ writer: some DatabaseWriter) throws {
+    /// Makes a new store's schema from the snapshot if `writer`'s database is empty and the snapshot is that of
+    /// `migrator` (see `createFromSnapshot`); the migrator then finds every migration applied. Any other database is
+    /// left to the migrator.
+    static func createNewStore(_ writer: some DatabaseWriter, migrator: DatabaseMigrator) throws {
         let migrations = migrator.migrations
-        guard migrations == snapshotMigrations else { return }
+        guard migrations == snapshotMigrations else { return }  // no write transaction for a stale snapshot
         try writer.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 _ = try createFromSnapshot(db, migrations: migrations)
