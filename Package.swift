@@ -3,10 +3,11 @@ import PackageDescription
 
 // Modules by role; dependencies point one way:
 //   CofferModel ← CofferFormats ─┐   (CofferFormats also reads Wallet order archives: zip, manifest, signature)
-//   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← coffer (CLI)
-//                                   CofferPipeline ← CofferWatch (long-running service) ← coffer (CLI)
+//   CofferModel ← CofferStore ───┴← CofferPipeline ← Coffer (umbrella library) ← CofferCommands ← coffer (CLI)
+//                                   CofferPipeline ← CofferWatch (long-running service) ← CofferCommands
 //                                   CofferPipeline ← CofferExport (journals: hledger, beancount, ledger; CSV, OFX) ← Coffer
-//                                   CofferPipeline ← CofferServe (HTTP: clients read through their grants) ← coffer (CLI)
+//                                   CofferPipeline ← CofferServe (HTTP: clients read through their grants) ← coffer-serve
+//   CofferCommands ← coffer-serve: `coffer serve` execs it, so only the server links Hummingbird and SwiftNIO.
 let package = Package(
     name: "Coffer",
     // Linux only (Debian 12 is what CI runs): the watch service uses inotify, and file locking, process spawning and
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "Coffer", targets: ["Coffer"]),
         .library(name: "CofferWatch", targets: ["CofferWatch"]),
         .executable(name: "coffer", targets: ["CofferCLI"]),
+        .executable(name: "coffer-serve", targets: ["CofferServeCLI"]),
         .executable(name: "coffer-bench", targets: ["CofferBench"]),
     ],
     dependencies: [
@@ -94,17 +96,31 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "CofferCLI", dependencies: [
-            "Coffer", "CofferWatch", "CofferServe",
+        // Every command of the CLI (ArgumentParser), as a library both executables link. `coffer serve`'s options and
+        // help are here; its server is in coffer-serve.
+        .target(name: "CofferCommands", dependencies: [
+            "Coffer", "CofferWatch",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ], linkerSettings: [
+        ]),
+        // `coffer`. It does not link CofferServe: each (type, protocol) check the Swift runtime makes reads every
+        // conformance record in the binary, and Hummingbird and SwiftNIO's 2,000 of them cost every command about 10%
+        // of its start (docs/benchmarks.md, "a binary of its own for the server").
+        .executableTarget(name: "CofferCLI", dependencies: ["CofferCommands"], linkerSettings: [
             // The executable's symbols stay out of its dynamic symbol table (the Swift driver exports all 43,000 of
             // them): each command's start read through that table (the dynamic loader, and the Swift runtime's
             // `dladdr` of its own path), 1.2 ms of `coffer --version`'s 8.7 (docs/benchmarks.md). Nothing looks
             // Coffer's symbols up by name. An executable's flags do not reach packages that use the library.
+            .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+        ]),
+        // `coffer-serve`: the HTTP server, which `coffer serve` replaces itself with (execv, same arguments).
+        .executableTarget(name: "CofferServeCLI", dependencies: [
+            "CofferCommands", "CofferServe", "CofferWatch",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: [
             .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
         ]),
         // Library-side benchmarks that scripts/bench.sh runs (queries, history, monitoring latency).

@@ -73,6 +73,7 @@ if part build; then
     # about 4 ms of dynamic linking off every one-shot command. (Switching the flag rebuilds everything.)
     log "swift build -c release --static-swift-stdlib"
     swift build -c release --static-swift-stdlib --product coffer > /dev/null
+    swift build -c release --static-swift-stdlib --product coffer-serve > /dev/null   # `coffer serve` runs it
     swift build -c release --static-swift-stdlib --product coffer-bench > /dev/null
 fi
 BIN=${BENCH_BIN:-$(swift build -c release --static-swift-stdlib --show-bin-path)}

@@ -158,6 +158,11 @@ import Testing
         let installed = prefix + "/bin/coffer"
         #expect(FileManager.default.isExecutableFile(atPath: installed))
         #expect(FileManager.default.contents(atPath: installed) == FileManager.default.contents(atPath: realBinary))
+        // The server `coffer serve` runs goes beside it, and the installed `coffer serve` finds it there.
+        let server = prefix + "/bin/coffer-serve"
+        #expect(FileManager.default.isExecutableFile(atPath: server))
+        #expect(FileManager.default.contents(atPath: server)
+                == FileManager.default.contents(atPath: URL(fileURLWithPath: realBinary).deletingLastPathComponent().path + "/coffer-serve"))
         #expect(try String(contentsOfFile: prefix + "/share/man/man1/coffer.1", encoding: .utf8)
                 == String(contentsOfFile: packageRoot + "/docs/man/coffer.1", encoding: .utf8))
         #expect(try String(contentsOfFile: prefix + "/share/bash-completion/completions/coffer", encoding: .utf8) == coffer(["--generate-completion-script", "bash"]).stdout)

@@ -1,6 +1,8 @@
 import Coffer
 import Dispatch
 import Foundation
+import Logging
+import UnixSignals
 
 /// "The file is the store": every store a command opens is closed — its write-ahead log checkpointed into the
 /// `.sqlite` file — before `coffer` exits, whether the command succeeded or failed. On SIGINT, SIGTERM or SIGHUP
@@ -71,6 +73,25 @@ enum ExitSignals {
             }
             source.resume()
             sources.append(source)
+        }
+    }
+}
+
+/// `coffer watch` and `coffer serve`: their service group turns the first SIGTERM/SIGINT into a graceful shutdown.
+package enum GracefulSignals {
+    /// The service group turns the first SIGTERM/SIGINT into a graceful shutdown; the second ends the process at
+    /// once. An import in progress is then an uncommitted SQLite transaction, which the next open rolls back.
+    package static func exitOnSecondSignal(logger: Logger) async {
+        var count = 0
+        for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
+            count += 1
+            if count == 1 {
+                logger.notice("shutting down after the file in hand; a second signal stops at once", metadata: ["signal": "\(signal)"])
+            } else {
+                logger.warning("second signal: stopping now", metadata: ["signal": "\(signal)"])
+                OpenStores.checkpointForSignal()
+                _exit(128 + signal.rawValue)
+            }
         }
     }
 }

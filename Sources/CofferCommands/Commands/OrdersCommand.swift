@@ -50,7 +50,7 @@ struct OrdersCommand: AsyncParsableCommand {
                 }
                 let store = try storeOptions.open(.readWrite)
                 let ask = !yes && isatty(STDIN_FILENO) == 1 && isErrorTerminal
-                var options = OrderSaveOptions(trust: try Self.trustAnchors(trust), archiveName: file)
+                var options = OrderSaveOptions(trust: try OrderTrustFiles.anchors(trust), archiveName: file)
                 if ask { options.confirm = { preview in Self.confirm(preview) } }
                 let report = try await store.saveOrder(signedArchive: data, options: options)
                 if json {
@@ -73,22 +73,6 @@ struct OrdersCommand: AsyncParsableCommand {
                 lines.append("verification: \(report.verification.summary)")
                 printLine(lines.joined(separator: "\n"))
             }
-        }
-
-        /// `--trust` files and `$COFFER_ORDER_TRUST`, as anchors.
-        static func trustAnchors(_ files: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> OrderTrustAnchors {
-            var paths = files
-            if let extra = environment["COFFER_ORDER_TRUST"], !extra.isEmpty { paths.append(extra) }
-            var anchors = OrderTrustAnchors.none
-            for path in paths {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw CofferError(.io, "\(path): the trust anchors cannot be read")
-                }
-                let text = String(decoding: data, as: UTF8.self)
-                anchors = anchors.adding(text.contains("-----BEGIN")
-                                         ? try OrderTrustAnchors(pem: text, source: path) : try OrderTrustAnchors(der: data, source: path))
-            }
-            return anchors
         }
 
         /// Shows the order on stderr and reads y/N from the terminal.
@@ -235,5 +219,24 @@ struct OrderDetail: Encodable {
         try stored.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(transaction, forKey: .transaction)
+    }
+}
+
+/// `--trust` files and `$COFFER_ORDER_TRUST`, as the anchors a saved order's signature must chain to (`coffer orders
+/// add` and `coffer serve`).
+package enum OrderTrustFiles {
+    package static func anchors(_ files: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> OrderTrustAnchors {
+        var paths = files
+        if let extra = environment["COFFER_ORDER_TRUST"], !extra.isEmpty { paths.append(extra) }
+        var anchors = OrderTrustAnchors.none
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CofferError(.io, "\(path): the trust anchors cannot be read")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            anchors = anchors.adding(text.contains("-----BEGIN")
+                                     ? try OrderTrustAnchors(pem: text, source: path) : try OrderTrustAnchors(der: data, source: path))
+        }
+        return anchors
     }
 }

@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
 
-/// `coffer install --prefix ~/.local`: copies the running binary, the man page and the shell completions.
+/// `coffer install --prefix ~/.local`: copies the running binary and `coffer-serve` beside it, the man page and the
+/// shell completions.
 struct InstallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install", abstract: "Copy this coffer binary, its man page and shell completions under a prefix.",
         discussion: """
-            PREFIX/bin/coffer (replaced when it differs), PREFIX/share/man/man1/coffer.1, and completions: \
+            PREFIX/bin/coffer and PREFIX/bin/coffer-serve, the server coffer serve runs, from beside this binary \
+            (each replaced when it differs), PREFIX/share/man/man1/coffer.1, and completions: \
             PREFIX/share/bash-completion/completions/coffer, PREFIX/share/zsh/site-functions/_coffer and \
             PREFIX/share/fish/vendor_completions.d/coffer.fish. The man page is docs/man/coffer.1 of the checkout \
             the binary was built in (found from the binary's own path), or --man-page FILE.
@@ -36,6 +38,13 @@ struct InstallCommand: ParsableCommand {
 
         try log.folder(prefix + "/bin")
         try replace(prefix + "/bin/coffer", with: try Data(contentsOf: URL(fileURLWithPath: binary)), mode: 0o755, log: &log)
+        // `coffer serve` runs coffer-serve from beside coffer, so it goes where coffer goes.
+        if let server = ServeLauncher.serverBinary(beside: binary, path: "") {
+            try replace(prefix + "/bin/" + ServeLauncher.binaryName, with: try Data(contentsOf: URL(fileURLWithPath: server)), mode: 0o755,
+                        log: &log)
+        } else {
+            log.note("no \(ServeLauncher.binaryName) beside this binary: coffer serve will not run until it is installed in \(log.short(prefix + "/bin"))")
+        }
 
         let page = manPage.map(SetupPaths.absolute) ?? Self.checkoutManPage(near: binary)
         if let page {

@@ -4,7 +4,6 @@ import CofferWatch
 import Foundation
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -61,29 +60,13 @@ struct WatchCommand: AsyncParsableCommand {
             importLogger.logLevel = .critical
             let service = WatchService(importer: Importer(store: store, configuration: configuration, logger: importLogger),
                                        configuration: settings, logger: logger)
-            let secondSignal = Task { await Self.exitOnSecondSignal(logger: logger) }
+            let secondSignal = Task { await GracefulSignals.exitOnSecondSignal(logger: logger) }
             defer { secondSignal.cancel() }
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
                 // With --once the service returns by itself: that ends the group normally.
                 services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
-        }
-    }
-
-    /// The service group turns the first SIGTERM/SIGINT into a graceful shutdown; the second ends the process at
-    /// once. An import in progress is then an uncommitted SQLite transaction, which the next open rolls back.
-    static func exitOnSecondSignal(logger: Logger) async {
-        var count = 0
-        for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
-            count += 1
-            if count == 1 {
-                logger.notice("shutting down after the file in hand; a second signal stops at once", metadata: ["signal": "\(signal)"])
-            } else {
-                logger.warning("second signal: stopping now", metadata: ["signal": "\(signal)"])
-                OpenStores.checkpointForSignal()
-                _exit(128 + signal.rawValue)
-            }
         }
     }
 }

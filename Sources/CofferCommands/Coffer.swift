@@ -4,8 +4,9 @@ import Foundation
 import CofferWatch
 import Logging
 
-@main
-struct CofferCommand: AsyncParsableCommand {
+package struct CofferCommand: AsyncParsableCommand {
+    package init() {}
+
     /// The CLI prints its own messages; library logs go to stderr only at `$COFFER_LOG_LEVEL` (default: errors are
     /// already printed, so only `critical`), keeping cron mail to what matters. `coffer watch` logs at `info` in its
     /// `--log-format`. Bootstrapped once, after the arguments are parsed, with the level and format they ask for.
@@ -26,9 +27,11 @@ struct CofferCommand: AsyncParsableCommand {
         }
     }
 
-    static func main() async {
+    /// The executables' entry (`coffer` parses `CofferCommand`, `coffer-serve` a `ServeCommand`): logging set up for
+    /// the command, signals, the command run, every store it opened closed, and errors turned into exit codes.
+    package static func runMain(_ parse: () throws -> any ParsableCommand) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parse()
             bootstrapLogging(for: command)
             // `watch` and `serve` turn their first signal into a graceful shutdown of its own; every other command
             // checkpoints the store on a signal, then ends by it.
@@ -46,7 +49,7 @@ struct CofferCommand: AsyncParsableCommand {
         OpenStores.closeAll()
     }
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "coffer",
         abstract: "A financial-data store with FinanceKit's model, fed by the statements banks hand out.",
         discussion: """
@@ -76,7 +79,9 @@ struct CofferCommand: AsyncParsableCommand {
 }
 
 /// Options every command that touches the store shares.
-struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: ArgumentHelp("The store file.", valueName: "path"))
     var store: String?
 
@@ -84,7 +89,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store; it is closed (its log checkpointed into the file) when the command exits. With
     /// `COFFER_CLIENT_TOKEN` set, as that client: reads go through its grant, and what is the owner's fails.
-    func open(_ access: FinanceStore.Access) throws -> FinanceStore {
+    package func open(_ access: FinanceStore.Access) throws -> FinanceStore {
         if let token = Self.clientToken {
             let store = try FinanceStore(path: path, clientToken: token)
             OpenStores.register(store)
@@ -146,6 +151,6 @@ func guarded(_ body: () async throws -> Void) async throws {
 let isTerminal = isatty(STDOUT_FILENO) == 1
 let isErrorTerminal = isatty(STDERR_FILENO) == 1
 
-func printLine(_ text: String) {
+package func printLine(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
