@@ -77,7 +77,7 @@ enum ExitSignals {
     }
 }
 
-/// `coffer watch` and `coffer serve`: their service group turns the first SIGTERM/SIGINT into a graceful shutdown.
+/// Signals for the long-running commands, `coffer watch` and `coffer serve` (in coffer-serve).
 package enum GracefulSignals {
     /// The service group turns the first SIGTERM/SIGINT into a graceful shutdown; the second ends the process at
     /// once. An import in progress is then an uncommitted SQLite transaction, which the next open rolls back.

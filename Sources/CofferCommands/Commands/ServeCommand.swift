@@ -2,6 +2,8 @@ import ArgumentParser
 import Coffer
 import Foundation
 
+/// `coffer serve`: its options, checks and help live here, with every other command; the server itself is in the
+/// coffer-serve executable, which sets `server` and parses this same command.
 package struct ServeCommand: AsyncParsableCommand {
     package init() {}
 
