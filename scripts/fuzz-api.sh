@@ -52,8 +52,9 @@ st="$venv/bin/st"
 if [ -n "${COFFER_BIN:-}" ]; then
     coffer="$COFFER_BIN"
 else
-    say "building coffer"
+    say "building coffer and coffer-serve (coffer serve runs it)"
     swift build --product coffer
+    swift build --product coffer-serve
     coffer="$(swift build --product coffer --show-bin-path)/coffer"
 fi
 if [ ! -x "$coffer" ]; then

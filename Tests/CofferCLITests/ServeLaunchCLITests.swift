@@ -101,4 +101,53 @@ import Testing
         #expect(process.terminationStatus == 64)
         #expect(stderr.contains("Usage: coffer serve"), "\(stderr)")
     }
+
+    /// Runs `binary` with `arguments` and `environment`; returns the exit status and stderr.
+    func run(_ binary: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String, stdout: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment
+        let err = Pipe(), out = Pipe()
+        process.standardError = err
+        process.standardOutput = out
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr, stdout)
+    }
+
+    @Test func aServerFromAnotherVersionIsRefusedBeforeItOpensTheStore() throws {
+        let folder = try temporaryFolder()
+        // As an exec from a coffer of another version leaves the environment.
+        let refused = try run(serverBinary, ["serve", "--store", folder + "/store.sqlite", "--listen", "127.0.0.1:0"],
+                              environment: ["HOME": folder, "PATH": "/usr/bin:/bin", "COFFER_SERVE_FOR_VERSION": "0.0.0-other"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("coffer serve (coffer 0.0.0-other) found"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("install both binaries of one version together"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/store.sqlite"))
+        // Both binaries say the same version.
+        let server = try run(serverBinary, ["--version"], environment: ["HOME": folder])
+        let coffer = try run(cofferBinary, ["--version"], environment: ["HOME": folder])
+        #expect(server.status == 0 && coffer.status == 0)
+        #expect(server.stdout == coffer.stdout && !coffer.stdout.isEmpty)
+    }
+
+    @Test func aServerThatCannotBeRunIsNamed() throws {
+        let folder = try temporaryFolder()
+        try lay(folder + "/bin", server: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder + "/bin/coffer-serve")
+        let result = try run(folder + "/bin/coffer", ["serve", "--store", folder + "/store.sqlite"],
+                             environment: ["HOME": folder, "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("coffer serve runs \(folder)/bin/coffer-serve, which is not an executable file"), "\(result.stderr)")
+        // A folder of that name on PATH is passed over, as a shell passes it over.
+        try FileManager.default.createDirectory(atPath: folder + "/odd/coffer-serve", withIntermediateDirectories: true)
+        try lay(folder + "/alone", server: false)
+        try lay(folder + "/server", server: true)
+        let served = try serve(folder + "/alone/coffer", store: folder + "/store.sqlite", path: folder + "/odd:" + folder + "/server:/usr/bin:/bin")
+        #expect(served.program == folder + "/server/coffer-serve")
+        #expect(served.status == 0)
+    }
 }

@@ -42,6 +42,9 @@ struct InstallCommand: ParsableCommand {
         if let server = ServeLauncher.serverBinary(beside: binary, path: "") {
             try replace(prefix + "/bin/" + ServeLauncher.binaryName, with: try Data(contentsOf: URL(fileURLWithPath: server)), mode: 0o755,
                         log: &log)
+        } else if FileManager.default.fileExists(atPath: prefix + "/bin/" + ServeLauncher.binaryName) {
+            log.note("no \(ServeLauncher.binaryName) beside this binary: \(log.short(prefix + "/bin/" + ServeLauncher.binaryName)) is left "
+                     + "from an earlier install, and coffer serve refuses it unless its version is this coffer's")
         } else {
             log.note("no \(ServeLauncher.binaryName) beside this binary: coffer serve will not run until it is installed in \(log.short(prefix + "/bin"))")
         }

@@ -73,7 +73,7 @@ package struct ServeCommand: AsyncParsableCommand {
 /// both), else the first `coffer-serve` on `PATH`, replaces this process with the same arguments and environment.
 /// `execv` keeps the process id, so whoever started `coffer serve` (systemd, a test, a shell's job control) signals
 /// and waits for the server itself. `coffer` installs no signal handlers for `serve`, so none is inherited.
-enum ServeLauncher {
+package enum ServeLauncher {
     static let binaryName = "coffer-serve"
 
     /// `coffer`'s arguments from `serve` on: what `coffer-serve` parses (its root is `coffer`, as `coffer`'s is).
@@ -82,14 +82,25 @@ enum ServeLauncher {
         return Array(arguments[index...])
     }
 
+    /// The environment variable through which `coffer` tells `coffer-serve` its version; coffer-serve refuses to
+    /// serve for another version (an old coffer-serve left on PATH or in an install folder) and removes the variable,
+    /// so programs the server starts do not inherit it.
+    package static let versionVariable = "COFFER_SERVE_FOR_VERSION"
+
+    /// A regular file this user may execute (a folder named `coffer-serve` on PATH is skipped, as a shell skips it).
+    static func isRunnable(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
     /// `coffer-serve` beside the running binary (symbolic links resolved), else on `PATH`.
     static func serverBinary(beside binary: String = SetupPaths.runningBinary,
                              path: String = ProcessInfo.processInfo.environment["PATH"] ?? "") -> String? {
         let sibling = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent(binaryName).path
-        if access(sibling, X_OK) == 0 { return sibling }
+        if isRunnable(sibling) { return sibling }
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = folder + "/" + binaryName
-            if access(candidate, X_OK) == 0 { return candidate }
+            if isRunnable(candidate) { return candidate }
         }
         return nil
     }
@@ -98,13 +109,30 @@ enum ServeLauncher {
     static func exec(arguments: [String]) throws -> Never {
         let binary = SetupPaths.runningBinary
         guard let server = serverBinary(beside: binary) else {
+            let sibling = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent(binaryName).path
+            if FileManager.default.fileExists(atPath: sibling) {
+                throw CofferError(.io, "coffer serve runs \(sibling), which is not an executable file (chmod +x it, or install again)")
+            }
             throw CofferError(.io, "coffer serve runs the \(binaryName) binary, which is neither beside \(binary) nor on PATH: "
                               + "build it (swift build builds both) and install both (coffer install copies it beside coffer)")
         }
+        setenv(versionVariable, CofferCommand.configuration.version, 1)
         let argv = ([server] + arguments).map { strdup($0) } + [nil]
         execv(server, argv)
         let reason = String(cString: strerror(errno))
         for pointer in argv { free(pointer) }
+        unsetenv(versionVariable)
         throw CofferError(.io, "cannot run \(server): \(reason)")
+    }
+
+    /// In coffer-serve, before anything else: the version of the `coffer` that exec'd it, if one did, must be this
+    /// one's. (Run by hand, coffer-serve has nothing to compare.)
+    package static func checkCallerVersion() -> String? {
+        guard let expected = getenv(versionVariable).map({ String(cString: $0) }) else { return nil }
+        unsetenv(versionVariable)
+        let own = CofferCommand.configuration.version
+        guard expected != own else { return nil }
+        return "coffer serve (coffer \(expected)) found \(SetupPaths.runningBinary), which is coffer-serve \(own): install both "
+            + "binaries of one version together (coffer install copies coffer-serve beside coffer)"
     }
 }
