@@ -76,7 +76,7 @@ let package = Package(
         ]),
         // Writes the store out for plain-text accounting (hledger, beancount, ledger) and as CSV or OFX.
         .target(name: "CofferExport", dependencies: [
-            "CofferModel", "CofferStore", "CofferPipeline",
+            "CofferModel", "CofferFormats", "CofferStore", "CofferPipeline",
             .product(name: "Yams", package: "Yams"),
         ]),
         // The library other Swift packages depend on: re-exports the modules above.

@@ -1,3 +1,4 @@
+import CofferFormats
 import CofferModel
 import CofferPipeline
 import Foundation
@@ -58,7 +59,7 @@ public struct JournalAccountNames: Sendable, Equatable {
     /// Reads one `export.yaml`, its entries replacing those already here.
     package mutating func read(yaml text: String, file: String) throws {
         let root: Node?
-        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
+        do { root = try CofferYAML.compose(text) } catch {
             throw CofferError(.badConfiguration, "not valid YAML: \(error)", location: SourceLocation(file: file))
         }
         guard let root else { return }

@@ -93,11 +93,15 @@ package enum ServeLauncher {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }
 
+    /// Where `coffer-serve` sits beside `binary`.
+    static func sibling(of binary: String) -> String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent(binaryName).path
+    }
+
     /// `coffer-serve` beside the running binary (symbolic links resolved), else on `PATH`.
     static func serverBinary(beside binary: String = SetupPaths.runningBinary,
                              path: String = ProcessInfo.processInfo.environment["PATH"] ?? "") -> String? {
-        let sibling = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent(binaryName).path
-        if isRunnable(sibling) { return sibling }
+        if isRunnable(sibling(of: binary)) { return sibling(of: binary) }
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = folder + "/" + binaryName
             if isRunnable(candidate) { return candidate }
@@ -109,7 +113,7 @@ package enum ServeLauncher {
     static func exec(arguments: [String]) throws -> Never {
         let binary = SetupPaths.runningBinary
         guard let server = serverBinary(beside: binary) else {
-            let sibling = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent(binaryName).path
+            let sibling = sibling(of: binary)
             if FileManager.default.fileExists(atPath: sibling) {
                 throw CofferError(.io, "coffer serve runs \(sibling), which is not an executable file (chmod +x it, or install again)")
             }

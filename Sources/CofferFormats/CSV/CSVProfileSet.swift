@@ -120,10 +120,8 @@ package struct CSVProfileSet: Sendable {
     package static func decode(yaml: String, file: String, checkingKeys: Bool = true,
                                using decoder: YAMLDecoder = YAMLDecoder()) throws -> CSVProfile {
         do {
-            // Composed with the basic resolver (no regular expression per scalar, the default costs several
-            // milliseconds a profile at every start); the decoder reads numbers and flags from the text. UTF-8
-            // given: Yams' default reads the whole process environment at each call to look for an override.
-            guard let node = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else {
+            // Every scalar composed as text (`CofferYAML`); the decoder reads numbers and flags from the text.
+            guard let node = try CofferYAML.compose(yaml) else {
                 throw CofferError(.badConfiguration, "the profile is empty; expected a YAML mapping", location: SourceLocation(file: file))
             }
             return try decoder.decode(CSVProfile.self, from: node,

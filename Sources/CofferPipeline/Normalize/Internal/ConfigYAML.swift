@@ -1,3 +1,4 @@
+import CofferFormats
 import CofferModel
 import Foundation
 import Yams
@@ -12,11 +13,7 @@ enum ConfigYAML {
     static func root(of text: String, file: String) throws -> Node {
         let node: Node?
         do {
-            // The basic resolver leaves every scalar a string (Coffer reads them as text): the default one runs
-            // seven regular expressions per scalar, which was most of the time a `coffer` command took to start.
-            // UTF-8 given: Yams' default encoding reads the whole process environment at each call (0.3 M
-            // instructions) to look for an override, and prints to standard output when it finds one.
-            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
+            node = try CofferYAML.compose(text)
         } catch let error as YamlError {
             throw syntaxError(error, file: file)
         } catch {
@@ -102,16 +99,13 @@ enum ConfigYAML {
 /// configuration is loaded.
 extension String {
     var trimmingWhitespace: String {
+        func keepsASCII(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && byte != 0x09 }
         guard let first = utf8.first, let last = utf8.last else { return "" }
         return keepsASCII(first) && keepsASCII(last) ? self : trimmingCharacters(in: .whitespaces)
     }
 }
 
 extension Substring {
-    var trimmingWhitespace: String {
-        guard let first = utf8.first, let last = utf8.last else { return "" }
-        return keepsASCII(first) && keepsASCII(last) ? String(self) : trimmingCharacters(in: .whitespaces)
-    }
+    /// The same as String's (the substring is copied either way).
+    var trimmingWhitespace: String { String(self).trimmingWhitespace }
 }
-
-private func keepsASCII(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && byte != 0x09 }
