@@ -7,6 +7,7 @@ extension Array {
     /// The import's events go from stage to stage this way. Iterating the array copied each event out, retaining
     /// a dozen strings of a transaction, and emptying it then released them again; swift-collections' `Deque`
     /// gives elements up by moving them, but its `append` copies the element it is given.
+    @inlinable
     package mutating func drainMoving(leaving placeholder: Element,
                                       _ body: (consuming Element) throws -> Void) rethrows {
         defer { removeAll(keepingCapacity: true) }

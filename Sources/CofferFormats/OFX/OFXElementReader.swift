@@ -224,7 +224,7 @@ struct OFXElementReader: OFXTokenSink {
             if start.tag != .ofx, let open = stack.lastIndex(where: { $0.tag == start.tag }) {
                 try recover(closingTo: open &- 1, because: "the next <\(start.tag.name)> (line \(start.line))",
                             line: start.line, column: start.column)
-            } else if let top = stack.last, top.tag.holdsOnlyLeaves {
+            } else if !stack.isEmpty, stack[stack.count &- 1].tag.holdsOnlyLeaves {
                 // `<LEDGERBAL><BALAMT>…<DTASOF>…<AVAILBAL>`: a balance or account aggregate holds no aggregate, so
                 // the one left open ends here.
                 try recover(closingTo: stack.count &- 2, because: "<\(start.tag.name)> (line \(start.line))",
@@ -255,7 +255,8 @@ struct OFXElementReader: OFXTokenSink {
         }
         let frame = OFXFrame(tag: start.tag, unknown: start.unknown, name: name, path: path, line: start.line,
                              column: start.column)
-        try assembler.open(frame, parent: stack.last?.tag)
+        // The parent's tag read in place: `stack.last?.tag` copied the whole frame (its strings and counts) first.
+        try assembler.open(frame, parent: stack.isEmpty ? nil : stack[stack.count &- 1].tag)
         stack.append(frame)
     }
 
@@ -309,7 +310,7 @@ struct OFXElementReader: OFXTokenSink {
 
     private mutating func pop() throws {
         guard let frame = stack.popLast() else { return }
-        try assembler.close(frame, parent: stack.last?.tag)
+        try assembler.close(frame, parent: stack.isEmpty ? nil : stack[stack.count &- 1].tag)
         if stack.isEmpty { phase = .done }
     }
 

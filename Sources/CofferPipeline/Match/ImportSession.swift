@@ -193,7 +193,7 @@ final class ImportSession {
         let asOf = header?.asOf?.date ?? maxDate ?? Date()
         for record in deferredOpen {
             try insertOpen(record.transaction, keys: record.keys, amounts: record.amounts, externalID: record.externalID,
-                           asOf: asOf, account: account)
+                           asOf: asOf, accountID: account.id)
         }
         deferredOpen = []
         try resolveDeferredTexts(asOf: asOf)

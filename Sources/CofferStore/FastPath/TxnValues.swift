@@ -18,6 +18,17 @@ struct TxnValues {
     /// Binds `column`'s value at parameter `index`.
     @inline(__always)
     func bind(_ column: TxnColumn, to s: BoundStatement, at index: CInt) throws {
+        try Self.bind(column, to: s, at: index, transaction, amounts, keys, createdSeq: createdSeq,
+                      valuesAsOf: valuesAsOf, source: source, accountID: accountID)
+    }
+
+    /// Binds `column`'s value at parameter `index` from a row's parts, borrowed: a look-up that compares a
+    /// transaction with the store binds its values without making a `TxnValues` of it, which copied the
+    /// transaction and its amounts (every string retained, then released: callgrind).
+    @inline(__always)
+    static func bind(_ column: TxnColumn, to s: BoundStatement, at index: CInt, _ transaction: Transaction,
+                     _ amounts: EncodedAmounts, _ keys: DedupeKeys, createdSeq: Int64 = 0, valuesAsOf: Int64? = nil,
+                     source: String? = nil, accountID: UUID? = nil) throws {
         switch column {
         case .id: try s.bind(index, transaction.id)
         case .accountID: try s.bind(index, accountID ?? transaction.accountID)

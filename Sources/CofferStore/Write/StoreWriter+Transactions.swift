@@ -30,8 +30,12 @@ extension StoreWriter {
         let db = try self.db  // (writes held inserts: the statement below is stepped without asking for `db`)
         if externalIDStatement == nil { externalIDStatement = try BoundStatement(db, sql: TxnColumn.externalIDMatchSQL) }
         let s = externalIDStatement!
-        try TxnValues(transaction: t, amounts: amounts, keys: DedupeKeys(externalID: externalID), accountID: accountID)
-            .bind(TxnColumn.externalIDMatchParameters, to: s)
+        let keys = DedupeKeys(externalID: externalID)
+        var index: CInt = 1
+        for column in TxnColumn.externalIDMatchParameters {
+            try TxnValues.bind(column, to: s, at: index, t, amounts, keys, accountID: accountID)
+            index += 1
+        }
         return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
             guard sqlite3_column_bytes(handle, 0) == 16, let bytes = sqlite3_column_blob(handle, 0) else { return nil }
             return (UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)), sqlite3_column_int64(handle, 1) == 1)
@@ -108,10 +112,9 @@ extension StoreWriter {
     }
 
     /// Writes one row with its change-log row: two prepared statements bound value by value.
-    func insertNow(_ values: TxnValues) throws {
-        var values = values
-        let t = values.transaction
-        values.createdSeq = try log(.transaction, .insert, id: t.id, accountID: t.accountID, day: t.localDay)
+    func insertNow(_ values: inout TxnValues) throws {
+        values.createdSeq = try log(.transaction, .insert, id: values.transaction.id,
+                                    accountID: values.transaction.accountID, day: values.transaction.localDay)
         if insertStatement == nil { insertStatement = try BoundStatement(connection, sql: TxnColumn.insertSQL) }
         let s = insertStatement!
         try values.bindAll(to: s)
