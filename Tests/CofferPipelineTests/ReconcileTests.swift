@@ -117,6 +117,32 @@ import Testing
         #expect(!account.needsAttention)
     }
 
+    /// A statement imported again is chained after its own earlier copy, on the same day: no rows lie between the
+    /// two balances, so the check reads none (`sequenceMismatches` skips the read) and still compares the balances.
+    @Test func aStatementImportedAgainIsCheckedAgainstItsEarlierCopyOnTheSameDay() async throws {
+        let bench = try Workbench()
+        #expect(try bench.importing("march.ofx", Self.march).attention.isEmpty)
+        let again = try bench.importing("march-again.ofx", Self.march, force: true)
+        #expect(again.status == .imported)
+        #expect(again.inserted == 0)
+        #expect(again.attention.isEmpty, "\(again.attention)")
+        // The same day restated with another balance and no row between: a difference of exactly the two balances.
+        let restated = try bench.importing("march-restated.ofx", Self.ofx(
+            start: "20260301", end: "20260331", ledger: "3300.00", asOf: "20260331", rows: [
+                ("M-1", "20260302", "1000.00", "OPENING DEPOSIT"), ("M-2", "20260315", "2400.00", "PAYROLL ACME"),
+                ("M-3", "20260320", "-85.40", "CITY POWER"), ("M-4", "20260331", "-19.99", "STREAMING CO"),
+            ]))
+        let warning = try #require(restated.attention.first, "\(restated.warnings)")
+        #expect(warning.contains("LEDGERBAL 3300.00 USD as of 2026-03-31"))
+        #expect(warning.contains("difference 5.39 USD"))
+        // April after them still reads and sums the rows of its own days.
+        let april = try bench.importing("april.ofx", Self.april(withGroceries: false))
+        let aprilWarning = try #require(april.attention.first, "\(april.warnings)")
+        #expect(april.attention.count == 1)
+        #expect(aprilWarning.contains("LEDGERBAL 4452.44 USD as of 2026-04-30"))
+        #expect(aprilWarning.contains("2 transaction(s) booked 2026-04-01 to 2026-04-30 (1200.00)"))
+    }
+
     @Test func aMissingTransactionIsAWarningWithTheExactDifference() async throws {
         let bench = try Workbench()
         _ = try bench.importing("march.ofx", Self.march)

@@ -69,14 +69,20 @@ extension StoreWriter {
            BalanceChain.previous(of: next, in: all)?.id == statement.id {
             pairs.append((next, statement))
         }
-        guard let latest = pairs.compactMap({ $0.later.closing?.asOf }).max() else { return [] }
-        // Rows dated after the later balance's day cannot be booked by then: the read stops there.
-        // Nor can rows dated long before the earlier balance's day be booked after it: the read starts 40 days
-        // before it (a statement's rows, not the account's whole history: 1 ms instead of ~100 ms at 100k rows).
-        let first = pairs.compactMap { BalanceChain.days(after: $0.earlier, through: $0.later)?.after }.min()
-        let daily = try DailyBooked.fetch(db, accountID: statement.accountID, currency: statement.currencyCode,
-                                          from: first.map { Int64($0 - 40) * 86_400_000 },
-                                          before: Int64(StatementPeriod.lastDay(through: latest) + 1) * 86_400_000)
+        guard !pairs.isEmpty else { return [] }
+        // Only pairs with booking days between their balances need the rows: for the others `DailyBooked.between`
+        // answers (0, 0) without them. A statement imported again (`--force`, or the same download twice) is
+        // chained after its own earlier copy, at the same day, and reads nothing (it read the statement's rows).
+        // Rows dated after the last such day cannot be booked by then: the read stops there. Nor can rows dated
+        // long before the first day be booked after it: the read starts 40 days before it (a statement's rows,
+        // not the account's whole history: 1 ms instead of ~100 ms at 100k rows).
+        let spans = pairs.compactMap { BalanceChain.days(after: $0.earlier, through: $0.later) }
+            .filter { $0.through > $0.after }
+        var daily = DailyBooked([])
+        if let first = spans.map(\.after).min(), let last = spans.map(\.through).max() {
+            daily = try DailyBooked.fetch(db, accountID: statement.accountID, currency: statement.currencyCode,
+                                          from: Int64(first - 40) * 86_400_000, before: Int64(last + 1) * 86_400_000)
+        }
         let gaps = Reconciliation.coverage(Reconciliation.distinct(all)).1
         return pairs.compactMap { pair in
             guard let days = BalanceChain.days(after: pair.earlier, through: pair.later),
