@@ -104,6 +104,22 @@ import Testing
         #expect(try await bench.store.reconcile().first?.mismatches.isEmpty == true)
     }
 
+    /// The same on the later balance's own day: a purchase at 21:30 PST on April 30 (May 1 in UTC) is in the
+    /// balance as of April 30. The import's check read rows dated before May 1 UTC only, left it out, and warned
+    /// where `coffer reconcile` did not.
+    @Test func aTimeLateInTheEveningWestOfUTCOnTheBalanceDayIsInThatBalance() async throws {
+        let bench = try Workbench()
+        #expect(try bench.importing("march.ofx", Self.march).attention.isEmpty)
+        let april = try bench.importing("april.ofx", Self.ofx(
+            start: "20260401", end: "20260430", ledger: "4442.44", asOf: "20260430", rows: [
+                ("A-1", "20260415", "2400.00", "PAYROLL ACME"), ("A-2", "20260403", "-42.17", "GREEN GROCER"),
+                ("A-3", "20260428", "-1200.00", "RENT MAY"), ("A-4", "20260430213000[-8:PST]", "-10.00", "LATE DINER"),
+            ]))
+        #expect(april.inserted == 4)
+        #expect(april.attention.isEmpty, "\(april.attention)")
+        #expect(try await bench.store.reconcile().first?.mismatches.isEmpty == true)
+    }
+
     @Test func aConsistentPairOfStatementsRaisesNoWarning() async throws {
         let bench = try Workbench()
         #expect(try bench.importing("march.ofx", Self.march).attention.isEmpty)

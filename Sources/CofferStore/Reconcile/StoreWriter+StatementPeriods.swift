@@ -73,15 +73,19 @@ extension StoreWriter {
         // Only pairs with booking days between their balances need the rows: for the others `DailyBooked.between`
         // answers (0, 0) without them. A statement imported again (`--force`, or the same download twice) is
         // chained after its own earlier copy, at the same day, and reads nothing (it read the statement's rows).
-        // Rows dated after the last such day cannot be booked by then: the read stops there. Nor can rows dated
-        // long before the first day be booked after it: the read starts 40 days before it (a statement's rows,
-        // not the account's whole history: 1 ms instead of ~100 ms at 100k rows).
+        // Rows dated after the last such day cannot be booked by then: the read stops there, widened by the
+        // largest UTC offset, since a row's day is its own local day (21:30 PST on the last day is the next day
+        // in UTC, and was left out: a false mismatch that `coffer reconcile`, reading without bounds, did not
+        // see). Rows of later days the margin lets in are left out by `between`. Nor can rows dated long before
+        // the first day be booked after it: the read starts 40 days before it (a statement's rows, not the
+        // account's whole history: 1 ms instead of ~100 ms at 100k rows).
         let spans = pairs.compactMap { BalanceChain.days(after: $0.earlier, through: $0.later) }
             .filter { $0.through > $0.after }
         var daily = DailyBooked([])
         if let first = spans.map(\.after).min(), let last = spans.map(\.through).max() {
             daily = try DailyBooked.fetch(db, accountID: statement.accountID, currency: statement.currencyCode,
-                                          from: Int64(first - 40) * 86_400_000, before: Int64(last + 1) * 86_400_000)
+                                          from: Int64(first - 40) * 86_400_000,
+                                          before: Int64(last + 1) * 86_400_000 + Rows.offsetMargin)
         }
         let gaps = Reconciliation.coverage(Reconciliation.distinct(all)).1
         return pairs.compactMap { pair in
