@@ -65,6 +65,9 @@ struct OFXElementReader: OFXTokenSink {
     private let file: String
     private var phase = Phase.prolog
     private var stack: [OFXFrame] = []
+    /// The innermost open element's tag, read in place: `stack.last?.tag` copied the whole frame (its strings and
+    /// counts) first, for every element.
+    private var topTag: OFXTag? { stack.isEmpty ? nil : stack[stack.count &- 1].tag }
     private var pending: Start?
     private var leaf: Start?
     private let value = OFXValueBuffer()
@@ -224,7 +227,7 @@ struct OFXElementReader: OFXTokenSink {
             if start.tag != .ofx, let open = stack.lastIndex(where: { $0.tag == start.tag }) {
                 try recover(closingTo: open &- 1, because: "the next <\(start.tag.name)> (line \(start.line))",
                             line: start.line, column: start.column)
-            } else if !stack.isEmpty, stack[stack.count &- 1].tag.holdsOnlyLeaves {
+            } else if topTag?.holdsOnlyLeaves == true {
                 // `<LEDGERBAL><BALAMT>…<DTASOF>…<AVAILBAL>`: a balance or account aggregate holds no aggregate, so
                 // the one left open ends here.
                 try recover(closingTo: stack.count &- 2, because: "<\(start.tag.name)> (line \(start.line))",
@@ -255,8 +258,7 @@ struct OFXElementReader: OFXTokenSink {
         }
         let frame = OFXFrame(tag: start.tag, unknown: start.unknown, name: name, path: path, line: start.line,
                              column: start.column)
-        // The parent's tag read in place: `stack.last?.tag` copied the whole frame (its strings and counts) first.
-        try assembler.open(frame, parent: stack.isEmpty ? nil : stack[stack.count &- 1].tag)
+        try assembler.open(frame, parent: topTag)
         stack.append(frame)
     }
 
@@ -310,7 +312,7 @@ struct OFXElementReader: OFXTokenSink {
 
     private mutating func pop() throws {
         guard let frame = stack.popLast() else { return }
-        try assembler.close(frame, parent: stack.isEmpty ? nil : stack[stack.count &- 1].tag)
+        try assembler.close(frame, parent: topTag)
         if stack.isEmpty { phase = .done }
     }
 

@@ -62,9 +62,19 @@ struct TxnValues {
     /// Binds `parameters`' values, in order, as parameters 1, 2, …
     @inline(__always)
     func bind(_ parameters: [TxnColumn], to s: BoundStatement) throws {
+        try Self.bind(parameters, to: s, transaction, amounts, keys, createdSeq: createdSeq, valuesAsOf: valuesAsOf,
+                      source: source, accountID: accountID)
+    }
+
+    /// Binds `parameters`' values from a row's parts, borrowed (see the one-column `bind`), as parameters 1, 2, …
+    @inline(__always)
+    static func bind(_ parameters: [TxnColumn], to s: BoundStatement, _ transaction: Transaction,
+                     _ amounts: EncodedAmounts, _ keys: DedupeKeys, createdSeq: Int64 = 0, valuesAsOf: Int64? = nil,
+                     source: String? = nil, accountID: UUID? = nil) throws {
         var index: CInt = 1
         for column in parameters {
-            try bind(column, to: s, at: index)
+            try bind(column, to: s, at: index, transaction, amounts, keys, createdSeq: createdSeq,
+                     valuesAsOf: valuesAsOf, source: source, accountID: accountID)
             index += 1
         }
     }

@@ -92,9 +92,7 @@ extension StoreWriter {
             if batch.rows.isEmpty { batch.rows = rows }
         }
         if rows.count < batch.size {
-            try rows.withUnsafeMutableBufferPointer { held in
-                for k in held.indices { try insertNow(&held[k]) }
-            }
+            for k in rows.indices { try insertNow(&rows[k]) }
             return
         }
         if batch.logStatement == nil {

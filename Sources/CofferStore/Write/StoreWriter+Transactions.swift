@@ -30,12 +30,8 @@ extension StoreWriter {
         let db = try self.db  // (writes held inserts: the statement below is stepped without asking for `db`)
         if externalIDStatement == nil { externalIDStatement = try BoundStatement(db, sql: TxnColumn.externalIDMatchSQL) }
         let s = externalIDStatement!
-        let keys = DedupeKeys(externalID: externalID)
-        var index: CInt = 1
-        for column in TxnColumn.externalIDMatchParameters {
-            try TxnValues.bind(column, to: s, at: index, t, amounts, keys, accountID: accountID)
-            index += 1
-        }
+        try TxnValues.bind(TxnColumn.externalIDMatchParameters, to: s, t, amounts, DedupeKeys(externalID: externalID),
+                           accountID: accountID)
         return try s.firstRow { handle -> (id: UUID, unchanged: Bool)? in
             guard sqlite3_column_bytes(handle, 0) == 16, let bytes = sqlite3_column_blob(handle, 0) else { return nil }
             return (UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)), sqlite3_column_int64(handle, 1) == 1)
