@@ -12,7 +12,7 @@ import CofferModel
 /// ```
 ///
 /// Each `Stmt`, `Rpt` or `Ntfctn` is one statement: `.begin`, its balances and transactions in file order, a
-/// `.warning` when it does not reconcile, `.end`. libxml2's SAX2 push parser streams the file in chunks
+/// `.warning` when it does not reconcile, `.end`. libxml2's SAX2 parser streams the file, reading it in chunks
 /// (`CamtSAXParser`); nothing but the current entry is held. External entities and DTDs are never loaded and a
 /// DTD internal subset is refused before parsing, so entity bombs cannot expand.
 package struct CamtParser: StatementParser {
@@ -45,28 +45,22 @@ package struct CamtParser: StatementParser {
                 sax.close()
                 handler.emit = nil
             }
-            while handler.failure == nil, let chunk = try reader.next() {
-                sax.feed(chunk)
-            }
+            sax.parse(reader)
+            if let failure = sax.readFailure { throw failure }
             if let failure = handler.failure { throw failure }
             func here() -> SourceLocation {
                 SourceLocation(file: input.name, line: sax.position?.line, column: sax.position?.column)
             }
-            if sax.resultCode != 0 {
-                throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
-            }
             guard handler.version != nil else {
+                if sax.resultCode != 0 {
+                    throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
+                }
                 throw CofferError(.badInput, "expected an ISO 20022 Document element, found none",
                                   location: SourceLocation(file: input.name))
             }
             guard handler.documentEnded, handler.statementDepth == nil else {
-                throw CofferError(.badInput, "the file ends before the Document element is closed (truncated?)",
-                                  location: here())
+                throw CofferError(.badInput, CamtHandler.truncated, location: here())
             }
-            // Only now is libxml2 told the input has ended: what it finds unfinished after the Document element
-            // (a comment left open) fails the file too.
-            sax.finish()
-            if let failure = handler.failure { throw failure }
             if sax.resultCode != 0 {
                 throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
             }
