@@ -1,4 +1,5 @@
 @testable import CofferModel
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -55,6 +56,18 @@ import Testing
         for text in ["Bäckerei Schäfer Filiale 12", "MÜLLER & SÖHNE GMBH", "Crème brûlée  à\u{00A0}Paris", "Ærø Øst Ål",
                      "Straße\tNr.\n5", "Café°", "€ 5", "İzmir", "ÿ", "\u{7F}x"] {
             #expect(SearchFolding.fold(text) == SearchFolding.foldWithFoundation(text), "\(text)")
+        }
+    }
+
+    /// Random texts of ASCII, Latin-1 letters, blanks and the odd character outside Latin-1 (which sends the whole
+    /// text to Foundation): the fast paths fold each as Foundation does. A failure prints its seed.
+    @Test func randomTextsFoldAsFoundationFoldsThem() {
+        let alphabet: [String] = ["a", "Z", "0", " ", "  ", "\t", "\n", "\u{7F}", "-", "*", "é", "Ü", "ß", "Æ", "ÿ", "×",
+                                  "÷", "\u{00A0}", "Ø", "þ", "Ð", "°", "€", "ł", "İ", "e\u{0301}"]
+        for seed in UInt64(1)...500 {
+            var rng = SplitMix64(state: seed)
+            let text = (0..<Int.random(in: 0...24, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined()
+            #expect(SearchFolding.fold(text) == SearchFolding.foldWithFoundation(text), "seed \(seed): \(text.debugDescription)")
         }
     }
 }
