@@ -297,7 +297,8 @@ final class CamtHandler {
         let last = min(depth, path.count - 1)
         // Below the open statement the path starts with the statement's own, made once when it started: every
         // entry's location is made when the entry starts. Joined with `+=` from the root it was 5,000 instructions
-        // an entry (callgrind), and `String.append` alone 300 a piece, so the bytes are written into the string.
+        // an entry (callgrind), and `String.append` alone 300 a piece, so the bytes are written into the string
+        // (`UTF8Builder`).
         var first = 0
         var prefix = ""
         if let s = statementDepth, let statementPath, last > s {
@@ -306,8 +307,7 @@ final class CamtHandler {
         }
         var capacity = prefix.utf8.count
         for i in first...last { capacity += path[i].utf8.count + 1 + 22 }  // a slash, and "[" Int "]" at most
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var out = PathWriter(out: buffer)
+        return UTF8Builder.make(capacity: capacity) { out in
             out.put(prefix)
             for i in first...last {
                 if out.count > 0 { out.put(UInt8(ascii: "/")) }
@@ -325,7 +325,6 @@ final class CamtHandler {
                     out.put(UInt8(ascii: "]"))
                 }
             }
-            return out.count
         }
     }
 
@@ -361,40 +360,3 @@ final class CamtHandler {
     }
 }
 
-/// `CamtHandler.elementPath`'s bytes, written one piece after another into the new string's buffer (a struct's
-/// mutating calls: nested functions capturing the count made each write an exclusivity check).
-private struct PathWriter {
-    let out: UnsafeMutableBufferPointer<UInt8>
-    var count = 0
-
-    mutating func put(_ byte: UInt8) {
-        out[count] = byte
-        count &+= 1
-    }
-
-    mutating func put(_ text: String) {
-        for byte in text.utf8 { put(byte) }
-    }
-
-    /// A non-negative number's digits.
-    mutating func put(number: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 digits, least significant first
-        let n = withUnsafeMutableBytes(of: &digits) { raw -> Int in
-            var m = number.magnitude
-            var n = 0
-            repeat {
-                raw[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
-                m /= 10
-                n &+= 1
-            } while m != 0
-            return n
-        }
-        withUnsafeBytes(of: &digits) { raw in
-            var i = n
-            while i > 0 {
-                i &-= 1
-                put(raw[i])
-            }
-        }
-    }
-}

@@ -245,15 +245,16 @@ struct OFXElementReader: OFXTokenSink {
             let count = stack[stack.count &- 1].countChild(name)
             let indexed = count > 1 || start.tag == .stmtTrn || start.tag == .invBankTran
             let parentPath = stack[stack.count &- 1].path
-            path = ""
-            path.reserveCapacity(parentPath.utf8.count &+ name.utf8.count &+ 12)
-            path.append(parentPath)
-            path.append("/")
-            path.append(name)
-            if indexed {
-                path.append("[")
-                path.append(String(count))
-                path.append("]")
+            // Written into the string's storage: six `String.append`s were 2% of an OFX import (callgrind).
+            path = UTF8Builder.make(capacity: parentPath.utf8.count &+ name.utf8.count &+ 23) { text in
+                text.put(parentPath)
+                text.put(UInt8(ascii: "/"))
+                text.put(name)
+                if indexed {
+                    text.put(UInt8(ascii: "["))
+                    text.put(number: count)
+                    text.put(UInt8(ascii: "]"))
+                }
             }
         }
         let frame = OFXFrame(tag: start.tag, unknown: start.unknown, name: name, path: path, line: start.line,

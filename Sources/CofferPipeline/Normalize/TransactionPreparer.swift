@@ -154,7 +154,14 @@ struct TransactionPreparer {
             try emit(.warning(ParseWarning("\(idName) '\(id)' appears more than once for this account in this file; both are kept",
                                            location: location)))
         }
-        if !idNamespace.isEmpty, let id = numbering.externalID { numbering.externalID = idNamespace + ":" + id }
+        if !idNamespace.isEmpty, let id = numbering.externalID {
+            // Written into the string's storage: `idNamespace + ":" + id` was 860 instructions a transaction.
+            numbering.externalID = UTF8Builder.make(capacity: idNamespace.utf8.count &+ 1 &+ id.utf8.count) { text in
+                text.put(idNamespace)
+                text.put(UInt8(ascii: ":"))
+                text.put(id)
+            }
+        }
         return numbering
     }
 
