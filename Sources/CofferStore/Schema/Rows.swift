@@ -22,14 +22,27 @@ enum Rows {
     /// For example, "CAFÉ MÜLLER", "CAFE MULLER KOELN", "Café Müller" → "cafe muller\u{1F}cafe muller koeln".
     static func foldedText(description: String, original: String, merchant: String?) -> String {
         let first = SearchFolding.fold(description)
-        var text = first
         let second = original == description ? first : SearchFolding.fold(original)
-        if second != first { text += "\u{1F}" + second }
+        var third: String?
         if let merchant {
-            let third = merchant == description ? first : merchant == original ? second : SearchFolding.fold(merchant)
-            if third != first, third != second { text += "\u{1F}" + third }
+            let folded = merchant == description ? first : merchant == original ? second : SearchFolding.fold(merchant)
+            if folded != first, folded != second { third = folded }
         }
-        return text
+        let hasSecond = second != first
+        guard hasSecond || third != nil else { return first }
+        // Written into the string's storage: `+=` and `+` cost about 650 instructions a text joined (callgrind).
+        let capacity = first.utf8.count &+ (hasSecond ? 1 &+ second.utf8.count : 0) &+ (third.map { 1 &+ $0.utf8.count } ?? 0)
+        return UTF8Builder.make(capacity: capacity) { text in
+            text.put(first)
+            if hasSecond {
+                text.put(0x1F)
+                text.put(second)
+            }
+            if let third {
+                text.put(0x1F)
+                text.put(third)
+            }
+        }
     }
 
     static func foldedText(_ t: Transaction) -> String {
