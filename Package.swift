@@ -46,7 +46,7 @@ let package = Package(
     targets: [
         // FinanceKit's value types. No dependencies.
         .target(name: "CofferModel"),
-        // libxml2's C API (the SAX2 push parser camt is read with); libxml2-dev, found through pkg-config.
+        // libxml2's C API (the SAX2 parser camt is read with); libxml2-dev, found through pkg-config.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Process-wide SQLite settings made through sqlite3_config (variadic, so C): memory statistics off.
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),

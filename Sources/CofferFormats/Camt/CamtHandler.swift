@@ -6,7 +6,7 @@ import Foundation
 /// statements, balances and entries into events as each one ends.
 ///
 /// Errors raised inside callbacks (bad values, `emit` failing, libxml2's own errors) are kept in `failure`, the
-/// parser is stopped, and `CamtParser` rethrows once `xmlParseChunk` returns.
+/// parser is stopped, and `CamtParser` rethrows once `xmlParseDocument` returns.
 final class CamtHandler {
     /// Deeper than this is refused: real camt files nest about 12 levels.
     static let maxDepth = 256

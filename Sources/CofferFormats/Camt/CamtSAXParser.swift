@@ -18,8 +18,8 @@ import CofferModel
 ///
 /// libxml2 reads through a callback (`xmlCreateIOParserCtxt`, `xmlParseDocument`) rather than being pushed
 /// chunks (`xmlParseChunk`): the push parser looks ahead for the end of every tag before parsing it, and cost
-/// 16% more instructions on a camt.053 file (10k entries, the same SAX callbacks in C; 0.97 against 0.74 s at
-/// 200k).
+/// 16% more instructions in libxml2 on a camt.053 file of 10k entries (a C program with empty callbacks,
+/// callgrind; docs/benchmarks.md).
 final class CamtSAXParser {
     /// Held strongly (it holds nothing back): a borrowed `let` costs no retain per callback, where an
     /// `unowned(unsafe)` one was copied (retained and released) at every use.
