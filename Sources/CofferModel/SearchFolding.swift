@@ -20,34 +20,15 @@ import Foundation
 /// (not `aa`), so `"mueller"` does not find "Müller" and `"aarhus"` does not find "Århus". Runs of white space and
 /// control characters become one space; punctuation and digits stay.
 ///
-/// ASCII text (most bank text) takes a fast path that lowercases byte by byte, and text of ASCII and Latin-1
-/// letters (German, French, Nordic, Spanish) a table; other text goes through Foundation.
+/// Text of ASCII and Latin-1 letters (most bank text: English, German, French, Nordic, Spanish) is folded by a
+/// table in one pass; other text goes through Foundation.
 public enum SearchFolding {
     /// The folded form of `text`.
     public static func fold(_ text: String) -> String {
-        // Read through a pointer: iterating `text.utf8` cost about 17 instructions a byte, twice (callgrind).
+        // Read through a pointer, once: iterating `text.utf8` cost about 17 instructions a byte, and a first pass
+        // only to choose the path read it twice (callgrind).
         var contiguous = text
-        return contiguous.withUTF8 { bytes in
-            var ascii = true
-            var latin1 = true
-            var afterLead = false
-            for byte in bytes where byte >= 0x80 {
-                ascii = false
-                if afterLead {
-                    afterLead = false
-                } else if byte == 0xC3 {
-                    afterLead = true
-                } else if byte == 0xC2 || byte < 0xC0 {
-                    afterLead = byte == 0xC2  // only no-break space (C2 A0) is taken; checked in foldLatin1
-                } else {
-                    latin1 = false
-                    break
-                }
-            }
-            if ascii { return foldASCII(bytes) }
-            if latin1, let folded = foldLatin1(bytes) { return folded }
-            return foldWithFoundation(text)
-        }
+        return contiguous.withUTF8 { foldLatin1($0) } ?? foldWithFoundation(text)
     }
 
     /// Foundation's folding and the letters it keeps: the reference `fold` agrees with on every text.
@@ -108,9 +89,9 @@ public enum SearchFolding {
 
     /// ASCII and Latin-1 letters (`C3 80`–`C3 BF`) and the no-break space, folded by table; nil for anything else.
     ///
-    /// Written straight into the string's storage, as `foldASCII` is: appending each letter's folded `String` to
-    /// an array cost about 100 instructions a byte (callgrind), and German and French bank texts take this path.
-    /// No text grows: two bytes fold to at most two, one to at most one.
+    /// Written straight into the string's storage: appending each letter's folded `String` to an array cost about
+    /// 100 instructions a byte (callgrind). ASCII letters are lowercased and runs of spaces and control characters
+    /// become one space. No text grows: two bytes fold to at most two, one to at most one.
     private static func foldLatin1(_ text: UnsafeBufferPointer<UInt8>) -> String? {
         let table = latin1Bytes
         var refused = false
@@ -157,25 +138,6 @@ public enum SearchFolding {
             return written
         }
         return refused ? nil : folded
-    }
-
-    /// Lowercases ASCII letters and collapses runs of spaces and control characters to one space.
-    private static func foldASCII(_ text: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: text.count) { buffer in
-            var written = 0
-            var lastWasSpace = false
-            for byte in text {
-                if byte <= 0x20 || byte == 0x7F {
-                    if !lastWasSpace { buffer[written] = 0x20; written += 1 }
-                    lastWasSpace = true
-                    continue
-                }
-                lastWasSpace = false
-                buffer[written] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                written += 1
-            }
-            return written
-        }
     }
 }
 

@@ -29,6 +29,7 @@ package struct UTF8Builder {
     }
 
     @inlinable package mutating func put(_ byte: UInt8) {
+        precondition(count < out.count)  // the buffer's own subscript checks only in debug builds
         out[count] = byte
         count &+= 1
     }
