@@ -85,14 +85,26 @@ for target in "${targets[@]}"; do
         "Fuzz/$name/main.swift" "${objects[@]}" -o "$out/bin/$name"
 done
 
+# UTF-16 copies of some samples (LE with a BOM, BE without), so the fuzzer starts inside the UTF-16 conversion.
+utf16_seeds() {
+    local target="$1" f
+    shift
+    for f in "$@"; do
+        iconv -f UTF-8 -t UTF-16 "$f" > "$out/corpus/$target/$(basename "$f").utf16" 2>/dev/null || true
+        iconv -f UTF-8 -t UTF-16BE "$f" > "$out/corpus/$target/$(basename "$f").utf16be" 2>/dev/null || true
+    done
+}
+
 # Seeds: the sample statements and the real-world shapes (Tests/Golden/*-shapes), copied fresh each run (the corpus folder keeps what the fuzzer adds).
 seed() {
     local target="$1" corpus="$out/corpus/$1"
     mkdir -p "$corpus"
     case "$target" in
         ofx) cp feeds/ofx/*.ofx feeds/ofx/*.qfx feeds/ofx/*.qbo Tests/Golden/ofx-shapes/*.ofx \
-                Tests/Golden/ofx-shapes/*.qfx Tests/Golden/ofx-shapes/*.qbo "$corpus/" 2>/dev/null || true ;;
-        camt) for f in feeds/camt/*.xml Tests/Golden/camt-shapes/*.xml; do cp "$f" "$corpus/"; done ;;
+                Tests/Golden/ofx-shapes/*.qfx Tests/Golden/ofx-shapes/*.qbo "$corpus/" 2>/dev/null || true
+             utf16_seeds ofx feeds/ofx/*.qfx ;;
+        camt) for f in feeds/camt/*.xml Tests/Golden/camt-shapes/*.xml; do cp "$f" "$corpus/"; done
+              utf16_seeds camt feeds/camt/*.xml ;;
         mt940|qif)
             # The samples and the shape fixtures (for qif behind the byte that picks the date order: none, dmy,
             # mdy), and the corpus saved by earlier runs (Tests/Golden/fuzz-corpus, already in the fuzzer's form).

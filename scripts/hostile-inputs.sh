@@ -4,7 +4,7 @@
 #   scripts/hostile-inputs.sh [path-to-coffer]      # default: .build/debug/coffer (run `swift build` first)
 #
 # Files are generated into .build-fuzz/hostile/ (gitignored): 50 MB lines without a newline (CSV, OFX, camt),
-# deep nesting (OFX, camt), an XML entity bomb, and one huge OFX value. Each import must end with a clear error
+# deep nesting (OFX, camt), an XML entity bomb, one huge OFX value, and UTF-16 versions of the camt ones. Each import must end with a clear error
 # (exit code 1 or 65) or succeed; a crash (signal), a hang (killed after 120 s) or memory far above the file's
 # size fails the run. Peak memory is /usr/bin/time's "Maximum resident set size". See docs/fuzzing.md.
 set -uo pipefail
@@ -52,6 +52,13 @@ for i in range(1, 10):
 lol += b']>\n<Document xmlns="' + ns + b'"><BkToCstmrStmt><GrpHdr><MsgId>&j;</MsgId></GrpHdr></BkToCstmrStmt></Document>'
 write("camt-bomb.xml", lol)
 write("camt-50mb-text.xml", camt, b"<GrpHdr><MsgId>", b"M" * mb, b"</MsgId></GrpHdr></BkToCstmrStmt></Document>")
+# The same bomb, deep nesting and 50 MB text as UTF-16 (converted as read, in front of the same checks), and a
+# UTF-16 OFX value of 50 MB with a lone surrogate at its end.
+u16 = lambda data, order="le": (b"\xff\xfe" if order == "le" else b"\xfe\xff") + data.decode("latin-1").encode("utf-16-" + order)
+write("camt-utf16-bomb.xml", u16(lol))
+write("camt-utf16-deep.xml", u16(camt + b"<X>" * 100000 + b"</X>" * 100000 + b"</BkToCstmrStmt></Document>", "be"))
+write("camt-utf16-50mb-text.xml", u16(camt + b"<GrpHdr><MsgId>" + b"M" * mb + b"</MsgId></GrpHdr></BkToCstmrStmt></Document>"))
+write("ofx-utf16-50mb-value.ofx", u16(sgml + b"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105<TRNAMT>-1<FITID>1<NAME>" + b"N" * mb), b"\x3d\xd8")
 PY
 
 status=0

@@ -51,4 +51,39 @@ import Testing
         #expect(files.first?["format"] as? String == "mt940")
         #expect(files.first?["inserted"] as? Int == 7)
     }
+
+    /// A camt statement re-saved as UTF-16 (PowerShell 5's `Get-Content … > file.xml` writes UTF-16LE) imports as the
+    /// original does; the same file cut in half is refused naming it, and leaves the store as it was.
+    @Test func aUTF16CamtImportsAndACutOneLeavesTheStoreAlone() throws {
+        let folder = try temporaryFolder()
+        let original = try String(contentsOfFile: packageRoot + "/feeds/camt/de-musterbank-053-v02.xml", encoding: .utf8)
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in original.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let cut = folder + "/cut.xml"
+        try Data(bytes.prefix(bytes.count / 2 | 1)).write(to: URL(fileURLWithPath: cut))
+        let store = folder + "/s.sqlite"
+        let failed = try coffer(["import", "--store", store, cut])
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("cut.xml") && failed.stderr.contains("expected UTF-16LE text"), "\(failed.stderr)")
+        let file = folder + "/unicode.xml"
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let run = try coffer(["import", "--store", store, "--json", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = try #require(try jsonObject(run.stdout)["files"] as? [[String: Any]])
+        #expect(files.first?["format"] as? String == "camt.053.001.02")
+        let reference = folder + "/reference.sqlite"
+        #expect(try coffer(["import", "--store", reference, packageRoot + "/feeds/camt/de-musterbank-053-v02.xml"]).status == 0)
+        // Everything but the store's own ids reads the same, umlauts included.
+        func rows(_ store: String) throws -> [String] {
+            try jsonArray(try coffer(["transactions", "--store", store, "--format", "json"]).stdout).map { row in
+                (["transactionDate", "creditDebitIndicator", "transactionDescription", "originalTransactionDescription",
+                  "merchantName"].map { "\(row[$0] ?? "-")" } + ["\((row["transactionAmount"] as? [String: Any])?["amount"] ?? "-")"])
+                    .joined(separator: " | ")
+            }.sorted()
+        }
+        let utf16Rows = try rows(store)
+        let referenceRows = try rows(reference)
+        #expect(!utf16Rows.isEmpty && utf16Rows == referenceRows)
+        #expect(files.first?["inserted"] as? Int == utf16Rows.count)
+    }
 }

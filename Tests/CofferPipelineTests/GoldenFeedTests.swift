@@ -61,9 +61,10 @@ import Testing
         b.map { "\($0.creditDebitIndicator == .debit ? "-" : "")\($0.amount.amountText) \($0.amount.currencyCode) as of \(day($0.asOfDate))" }
     }
 
-    static func snapshot(of sample: String) async throws -> Expected {
+    /// The import of `sample`, a path under `root` (the repository, or a copy of feeds/ elsewhere).
+    static func snapshot(of sample: String, root: String = repositoryRoot) async throws -> Expected {
         let bench = try Workbench()
-        let report = try await bench.importer.importFile(repositoryRoot + "/" + sample)
+        let report = try await bench.importer.importFile(root + "/" + sample)
         let accounts = try await bench.store.accounts(query: AccountQuery())
         let names = Dictionary(accounts.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
         let balances = try await bench.store.accountBalances(query: AccountBalanceQuery())
@@ -80,7 +81,7 @@ import Testing
         return Expected(
             status: report.status.rawValue, format: report.format, profile: report.profile, inserted: report.inserted,
             updated: report.updated, deleted: report.deleted,
-            warnings: report.warnings.map { $0.replacingOccurrences(of: repositoryRoot + "/", with: "") },
+            warnings: report.warnings.map { $0.replacingOccurrences(of: root + "/", with: "") },
             accounts: accounts.map { Expected.AccountRow(kind: $0.kind.rawValue, displayName: $0.displayName, institutionName: $0.institutionName,
                                                          currencyCode: $0.currencyCode, accountDescription: $0.accountDescription) },
             balances: balances.map { Expected.BalanceRow(account: names[$0.accountID] ?? "?", available: side($0.available), booked: side($0.booked)) }

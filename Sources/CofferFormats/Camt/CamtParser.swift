@@ -36,7 +36,7 @@ package struct CamtParser: StatementParser {
     }
 
     package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
-        try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name)
+        try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name, convertedFrom: input.convertedFrom)
         let reader = try input.makeReader(chunkSize: chunkSize)
         try withoutActuallyEscaping(emit) { emit in
             let handler = CamtHandler(file: input.name, emit: emit)
@@ -45,7 +45,7 @@ package struct CamtParser: StatementParser {
                 sax.close()
                 handler.emit = nil
             }
-            sax.parse(reader)
+            sax.parse(reader, ignoringDeclaredEncoding: input.convertedFrom != nil)
             if let failure = sax.readFailure { throw failure }
             if let failure = handler.failure { throw failure }
             func here() -> SourceLocation {

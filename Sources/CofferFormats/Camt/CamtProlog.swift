@@ -45,7 +45,10 @@ enum CamtProlog {
     /// The text must be UTF-8 (ISO 20022 says so) or declare an encoding libxml2 decodes itself (`safeEncodings`):
     /// libxml2 2.9 dereferences NULL when an iconv conversion of the first chunk fails (`encoding="UTF-7"`, or
     /// `windows-1252` over an undefined byte such as 0x81), so other labels and UTF-16/32 text never reach it.
-    static func check(_ prefix: [UInt8], file: String) throws {
+    ///
+    /// `convertedFrom` names the encoding the bytes were converted from (UTF-16, by its BOM or first characters):
+    /// the declaration's label then describes the file, and is not checked against the UTF-8 bytes.
+    static func check(_ prefix: [UInt8], file: String, convertedFrom: String? = nil) throws {
         var i = 0
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         func fail(_ message: String) -> CofferError {
@@ -56,7 +59,7 @@ enum CamtProlog {
             i = nul
             throw fail("expected UTF-8 XML text, found a NUL byte (UTF-16 or UTF-32 text, or binary data)")
         }
-        if has(prefix, at: i, "<?xml"), let label = declaredEncoding(prefix, from: i &+ 5),
+        if convertedFrom == nil, has(prefix, at: i, "<?xml"), let label = declaredEncoding(prefix, from: i &+ 5),
            !safeEncodings.contains(label.uppercased()) {
             throw fail("expected a camt file in UTF-8, found encoding=\"\(label)\" in the XML declaration "
                 + "(ISO 20022 messages are UTF-8; convert the file first)")

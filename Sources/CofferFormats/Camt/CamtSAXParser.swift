@@ -61,8 +61,9 @@ final class CamtSAXParser {
     }
 
     /// Parses the whole document, reading `reader` as libxml2 asks for bytes. Errors are the handler's `failure`,
-    /// `readFailure`, or `resultCode`.
-    func parse(_ reader: ByteReader) {
+    /// `readFailure`, or `resultCode`. `ignoringDeclaredEncoding` is for text converted to UTF-8 as it is read
+    /// (a UTF-16 file): its declaration's `encoding="UTF-16"` names what the file was (`XML_PARSE_IGNORE_ENC`).
+    func parse(_ reader: ByteReader, ignoringDeclaredEncoding: Bool = false) {
         self.reader = reader
         let me = Unmanaged.passUnretained(self).toOpaque()
         var sax = Self.saxHandler()
@@ -70,7 +71,7 @@ final class CamtSAXParser {
             resultCode = -1
             return
         }
-        xmlCtxtUseOptions(context, Self.options)
+        xmlCtxtUseOptions(context, Self.options | (ignoringDeclaredEncoding ? Int32(XML_PARSE_IGNORE_ENC.rawValue) : 0))
         self.context = context
         handler.context = context
         // Errors outside the parser's own domain (encoding, memory) go to the thread's structured handler, which

@@ -5,9 +5,11 @@ import Foundation
 ///
 /// Parsers read it in chunks through `makeReader()`, so a large file is never held whole.
 package struct StatementInput: Sendable {
-    enum Storage: Sendable {
+    indirect enum Storage: Sendable {
         case file(String)
         case bytes([UInt8])
+        /// Another storage's UTF-16 bytes, read as UTF-8.
+        case utf16(Storage, UTF16Text.Form)
     }
     let storage: Storage
     /// The name errors use: the file's path, or a name given for in-memory bytes.
@@ -27,7 +29,21 @@ package struct StatementInput: Sendable {
 
     /// The path, for a file input.
     package var path: String? {
+        var storage = storage
+        while case .utf16(let base, _) = storage { storage = base }
         if case .file(let path) = storage { return path }
+        return nil
+    }
+
+    /// The same bytes read as UTF-8 text converted from UTF-16 (`UTF16Text`); the name stays the file's.
+    package func decodingUTF16(_ form: UTF16Text.Form) -> StatementInput {
+        StatementInput(storage: .utf16(storage, form), name: name)
+    }
+
+    /// The encoding the bytes were converted from (`UTF-16LE`), when they were: an encoding the text declares
+    /// (`<?xml … encoding="UTF-16"?>`) then describes the file, not the bytes a parser is given.
+    package var convertedFrom: String? {
+        if case .utf16(_, let form) = storage { return form.label }
         return nil
     }
 
@@ -36,9 +52,16 @@ package struct StatementInput: Sendable {
 
     /// A reader from the start.
     package func makeReader(chunkSize: Int = 1 << 20) throws -> ByteReader {
+        try Self.reader(storage, chunkSize: chunkSize, name: name)
+    }
+
+    private static func reader(_ storage: Storage, chunkSize: Int, name: String) throws -> ByteReader {
         switch storage {
         case .bytes(let bytes): return ByteReader(bytes: bytes)
         case .file(let path): return try ByteReader(path: path, chunkSize: chunkSize, name: name)
+        case .utf16(let base, let form):
+            return ByteReader(converting: try reader(base, chunkSize: chunkSize, name: name),
+                              UTF16Transcoder(form: form, file: name))
         }
     }
 
@@ -51,18 +74,6 @@ package struct StatementInput: Sendable {
         }
         return out
     }
-
-    /// An `InputStream` over the same bytes, for Foundation's `XMLParser`.
-    package func makeInputStream() throws -> InputStream {
-        switch storage {
-        case .bytes(let bytes): return InputStream(data: Data(bytes))
-        case .file(let path):
-            guard let stream = InputStream(fileAtPath: path) else {
-                throw CofferError(.io, "cannot open the file for reading", location: SourceLocation(file: name))
-            }
-            return stream
-        }
-    }
 }
 
 /// Reads a statement's bytes in chunks.
@@ -71,6 +82,9 @@ package final class ByteReader {
     private var handle: FileHandle?
     private let chunkSize: Int
     private let name: String
+    /// For converted text: the reader of the file's own bytes, and the conversion.
+    private var source: ByteReader?
+    private var transcoder: UTF16Transcoder?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -99,10 +113,28 @@ package final class ByteReader {
         self.name = name
     }
 
+    init(converting source: ByteReader, _ transcoder: UTF16Transcoder) {
+        self.source = source
+        self.transcoder = transcoder
+        self.bytes = nil
+        self.handle = nil
+        self.chunkSize = 0
+        self.name = transcoder.file
+    }
+
     deinit { try? handle?.close() }
 
     /// The next chunk, or nil at the end.
     package func next() throws -> [UInt8]? {
+        if let source {
+            while let chunk = try source.next() {
+                let converted = try transcoder!.transcode(chunk)
+                if !converted.isEmpty { return converted }
+            }
+            try transcoder!.finish()
+            self.source = nil
+            return nil
+        }
         if let all = bytes {
             bytes = nil
             return all.isEmpty ? nil : all

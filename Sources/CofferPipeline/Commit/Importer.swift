@@ -288,7 +288,8 @@ public struct Importer: Sendable {
     static func isLineStatement(_ path: String, name: String) -> Bool {
         let lower = name.lowercased()
         guard lower.hasSuffix(".txt"), !lower.hasSuffix(".error.txt"),
-              let prefix = try? StatementInput.file(path).prefix(16 * 1024) else { return false }
+              var prefix = try? StatementInput.file(path).prefix(16 * 1024) else { return false }
+        if let form = UTF16Text.form(of: prefix) { prefix = UTF16Text.utf8Prefix(of: prefix, form) }  // saved as "Unicode" text
         return MT940Parser.sniff(prefix) || QIFParser.sniff(prefix)
     }
 

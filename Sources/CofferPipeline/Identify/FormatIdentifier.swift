@@ -49,17 +49,13 @@ package struct FormatIdentifier: Sendable {
         if prefix.isEmpty {
             throw CofferError(.badInput, "the file is empty", location: SourceLocation(file: input.name))
         }
-        if OFXParser.sniff(prefix) {
-            return StatementFormat(name: "ofx", profile: nil, parser: OFXParser())
+        if let format = Self.byContent(prefix, dateOrder: dateOrder) {
+            return format
         }
-        if CamtParser.sniff(prefix) {
-            return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
-        }
-        if MT940Parser.sniff(prefix) {
-            return StatementFormat(name: "mt940", profile: nil, parser: MT940Parser())
-        }
-        if QIFParser.sniff(prefix) {
-            return StatementFormat(name: "qif", profile: nil, parser: QIFParser(dateOrder: dateOrder))
+        // The same statements saved as UTF-16 text ("Unicode" on Windows): read through a conversion to UTF-8.
+        if let form = UTF16Text.form(of: prefix),
+           let format = Self.byContent(UTF16Text.utf8Prefix(of: prefix, form), dateOrder: dateOrder) {
+            return StatementFormat(name: format.name, profile: nil, parser: UTF16StatementParser(form: form, inner: format.parser))
         }
         // Not statements, though saved under a statement's name: say what they are.
         if let document = Self.notAStatement(prefix) {
@@ -81,7 +77,18 @@ package struct FormatIdentifier: Sendable {
         if let profile = try profiles.identify(input) {
             return try csv(profile)
         }
-        if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
+        if let label = UTF16Text.utf32Label(of: prefix) {
+            throw CofferError(.unknownFormat, "\(label) text, which Coffer does not read: convert it to UTF-8 first "
+                              + "(iconv -f \(label) -t UTF-8 '\(input.fileName)' > converted)",
+                              location: SourceLocation(file: input.name, line: 1))
+        }
+        if let form = UTF16Text.form(of: prefix), !(prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF])) {
+            throw CofferError(.unknownFormat, "\(form.label) text without a byte order mark, and not an OFX, camt, MT940 or QIF "
+                              + "statement: CSV is read as UTF-8 or its profile's encoding; convert it first "
+                              + "(iconv -f \(form.label) -t UTF-8 '\(input.fileName)' > converted.csv)",
+                              location: SourceLocation(file: input.name, line: 1))
+        }
+        if UTF16Text.form(of: prefix) != nil {
             throw CofferError(.unknownFormat, "UTF-16 text (an Excel 'Unicode text' export?) whose header no CSV profile "
                               + "matches; name a profile with --profile, or save it as UTF-8 CSV and import that",
                               location: SourceLocation(file: input.name, line: 1))
@@ -95,6 +102,23 @@ package struct FormatIdentifier: Sendable {
             not a recognised statement: not OFX/QFX, not ISO 20022 camt, not MT940/MT942 or QIF, and no CSV profile's header matches \
             (first line: '\(firstLine)'); name a profile with --profile or add one under config/profiles
             """, location: SourceLocation(file: input.name, line: 1))
+    }
+
+    /// The statement format the bytes' content names (OFX, camt, MT940, QIF), or nil; CSV needs its profiles.
+    package static func byContent(_ prefix: [UInt8], dateOrder: QIFDateOrder? = nil) -> StatementFormat? {
+        if OFXParser.sniff(prefix) {
+            return StatementFormat(name: "ofx", profile: nil, parser: OFXParser())
+        }
+        if CamtParser.sniff(prefix) {
+            return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
+        }
+        if MT940Parser.sniff(prefix) {
+            return StatementFormat(name: "mt940", profile: nil, parser: MT940Parser())
+        }
+        if QIFParser.sniff(prefix) {
+            return StatementFormat(name: "qif", profile: nil, parser: QIFParser(dateOrder: dateOrder))
+        }
+        return nil
     }
 
     /// What a file that is not a statement is, when it can tell: a PDF statement, or a web page the bank's site
