@@ -74,7 +74,8 @@ import Testing
             _ = try CSVTestSupport.events(try CSVTestSupport.profile(yaml: Self.yaml), .bytes([0xFF, 0xFE, 0x44, 0x00], name: "bank.csv"))
         }
         #expect(utf16?.message.contains("no header row") == true)
-        for (bom, littleEndian) in [([UInt8(0xFF), 0xFE], true), ([0xFE, 0xFF], false)] {
+        // With a byte order mark or without (a header's first characters are ASCII beside zero bytes).
+        for (bom, littleEndian) in [([UInt8(0xFF), 0xFE], true), ([0xFE, 0xFF], false), ([], true), ([], false)] {
             let text = "Date,Description,Amount\r\n03/01/2026,Café Zoë,-4.50\r\n"
             let units = text.utf16.flatMap { littleEndian ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
             let events = try CSVTestSupport.events(try CSVTestSupport.profile(yaml: Self.yaml),

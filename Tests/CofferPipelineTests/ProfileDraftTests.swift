@@ -127,18 +127,20 @@ struct DraftExpectation {
     /// UTF-16 (Excel's "Unicode text"): drafted from its text; the draft reads the file, or says to convert it.
     @Test func utf16IsDraftedFromItsText() throws {
         let text = try String(contentsOfFile: Self.folder + "/lonestar-checking-2026-04.csv", encoding: .utf8)
-        var bytes: [UInt8] = [0xFF, 0xFE]
-        for unit in text.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-        let draft = try CSVProfileDrafter.draft(bytes: bytes, fileName: "lonestar.csv")
-        #expect(draft.dataRows == 6)
-        #expect(draft.yaml.contains("date_format: \"MM/dd/yyyy\""))
-        // Coffer converts UTF-16 as it reads (5cc6d09): the draft reads the file itself.
-        #expect(draft.verified, "\(draft.notes)")
-        #expect(draft.yaml.contains("UTF-16 with a byte order mark, which Coffer converts"))
-        let profile = try CSVProfileSet.decode(yaml: draft.yaml, file: "lonestar.yaml")
-        var count = 0
-        try CSVStatementParser(profile: profile).parse(.bytes(bytes, name: "lonestar.csv")) { if case .transaction = $0 { count += 1 } }
-        #expect(count == 6)
+        for bom in [[UInt8(0xFF), 0xFE], []] {  // with a byte order mark, and without one
+            var bytes = bom
+            for unit in text.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+            let draft = try CSVProfileDrafter.draft(bytes: bytes, fileName: "lonestar.csv")
+            #expect(draft.dataRows == 6)
+            #expect(draft.yaml.contains("date_format: \"MM/dd/yyyy\""))
+            // Coffer converts UTF-16 as it reads (5cc6d09): the draft reads the file itself.
+            #expect(draft.verified, "\(draft.notes)")
+            #expect(draft.yaml.contains("the file is UTF-16, which Coffer converts as it reads"))
+            let profile = try CSVProfileSet.decode(yaml: draft.yaml, file: "lonestar.yaml")
+            var count = 0
+            try CSVStatementParser(profile: profile).parse(.bytes(bytes, name: "lonestar.csv")) { if case .transaction = $0 { count += 1 } }
+            #expect(count == 6)
+        }
     }
 
     /// Every export Coffer ships a profile for is drafted into a profile that reads it back row for row.

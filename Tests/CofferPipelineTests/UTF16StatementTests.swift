@@ -5,8 +5,9 @@ import Testing
 /// Statements saved as UTF-16 ("Unicode" text on Windows: Notepad, PowerShell 5's `>`, Excel's Unicode Text)
 /// import exactly as the UTF-8 files they were saved from.
 @Suite struct UTF16StatementTests {
-    /// Every OFX, camt, MT940 and QIF sample; CSV files keep their profiles' decoding.
-    static let samples = GoldenFeedTests.samples.filter { !$0.lowercased().hasSuffix(".csv") }
+    /// Every sample: OFX, camt, MT940 and QIF through the conversion in front of their parsers, CSV through its
+    /// profile's decoding.
+    static let samples = GoldenFeedTests.samples
 
     static func utf16(_ text: String, bigEndian: Bool, bom: Bool) -> Data {
         var out = Data()
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func thereAreSamplesOfEachTextFormat() {
-        for suffix in [".ofx", ".qfx", ".xml", ".sta", ".qif"] {
+        for suffix in [".ofx", ".qfx", ".xml", ".sta", ".qif", ".csv"] {
             #expect(Self.samples.contains { $0.lowercased().hasSuffix(suffix) }, "\(suffix)")
         }
     }
@@ -92,12 +93,13 @@ import Testing
         let refusal = try failure(utf32, name: "statement.xml")
         #expect(refusal.contains("UTF-32LE text, which Coffer does not read"), "\(refusal)")
         #expect(refusal.contains("iconv -f UTF-32LE -t UTF-8 'statement.xml'"), "\(refusal)")
-        // UTF-16 that is no statement: a CSV with a BOM asks for a profile; without one, for a conversion.
-        let csv = [UInt8](Self.utf16("Foo,Bar\n1,2\n", bigEndian: false, bom: true))
-        #expect(try failure(csv, name: "export.csv").contains("UTF-16 text (an Excel 'Unicode text' export?)"))
-        let bare = [UInt8](Self.utf16("Foo,Bar\n1,2\n", bigEndian: false, bom: false))
-        let named = try failure(bare, name: "export.csv")
-        #expect(named.contains("UTF-16LE text without a byte order mark"), "\(named)")
+        // UTF-16 that is no statement and no profile's CSV, with a BOM or without, asks for a profile.
+        for bom in [true, false] {
+            let csv = [UInt8](Self.utf16("Foo,Bar\n1,2\n", bigEndian: !bom, bom: bom))
+            let named = try failure(csv, name: "export.csv")
+            #expect(named.contains("UTF-16\(bom ? "LE" : "BE") text (an Excel 'Unicode text' export?) whose header no CSV profile"),
+                    "\(named)")
+        }
         // A UTF-16 statement is identified as what it is.
         let camt = #"<?xml version="1.0" encoding="UTF-16"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"></Document>"#
         #expect(try failure([UInt8](Self.utf16(camt, bigEndian: true, bom: true)), name: "s.xml") == "identified as camt.053.001.08")

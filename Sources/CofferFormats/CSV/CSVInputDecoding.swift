@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Text in encodings the byte reader does not decode itself, converted to UTF-8 before it reads: UTF-16 with a
-/// byte order mark (Excel's "Unicode text"), and any encoding iconv knows that a profile names (`cp1250`,
+/// byte order mark (Excel's "Unicode text") or without one (`UTF16Text.form(of:)`: a header's first characters
+/// are ASCII beside zero bytes), and any encoding iconv knows that a profile names (`cp1250`,
 /// `cp1251`, `ISO-8859-15`, `MACINTOSH`, …).
 ///
 /// Why iconv by hand: Foundation's `String(data:encoding:)` knows only a few of these, and its MacRoman decodes
@@ -21,31 +22,30 @@ package enum CSVInputDecoding {
         return true
     }
 
-    /// The byte order mark's encoding, when `prefix` starts with one of UTF-16's.
-    static func utf16Label(_ prefix: [UInt8]) -> String? {
-        if prefix.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
-        if prefix.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
-        return nil
+    /// `UTF-16LE` or `UTF-16BE` when `prefix` starts as UTF-16 text, and how long its byte order mark is (0 or 2).
+    static func utf16Label(_ prefix: [UInt8]) -> (label: String, bom: Int)? {
+        guard let form = UTF16Text.form(of: prefix) else { return nil }
+        return (form.label, prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) ? 2 : 0)
     }
 
-    /// `input` as UTF-8 bytes when it is UTF-16 with a BOM or the profile names an iconv encoding; else `input`.
+    /// `input` as UTF-8 bytes when it is UTF-16 or the profile names an iconv encoding; else `input`.
     static func utf8(_ input: StatementInput, profile: CSVProfile) throws -> StatementInput {
         let head = try input.prefix(4)
-        let label = utf16Label(head) ?? profile.iconvEncoding
-        guard let label else { return input }
+        let utf16 = utf16Label(head)
+        guard let label = utf16?.label ?? profile.iconvEncoding else { return input }
         var bytes: [UInt8] = []
         let reader = try input.makeReader()
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
-        if utf16Label(head) != nil { bytes.removeFirst(2) }
+        bytes.removeFirst(utf16?.bom ?? 0)
         return .bytes(try convert(bytes, from: label, file: input.name), name: input.name)
     }
 
     /// The first bytes of a file as UTF-8 for identification (a cut character at the end is dropped); nil when
     /// they need no conversion or cannot be converted.
     static func utf8Prefix(_ prefix: [UInt8], label: String? = nil) -> [UInt8]? {
-        let bom = utf16Label(prefix)
-        guard let from = bom ?? label else { return nil }
-        let body = bom == nil ? prefix : Array(prefix.dropFirst(2))
+        let utf16 = utf16Label(prefix)
+        guard let from = utf16?.label ?? label else { return nil }
+        let body = Array(prefix.dropFirst(utf16?.bom ?? 0))
         return try? convert(body, from: from, file: "", partialEnd: true)
     }
 

@@ -173,7 +173,7 @@ package struct CSVProfileSet: Sendable {
     /// The profile for a CSV statement, reading at most its first 64 KiB; nil when none matches.
     package func identify(_ input: StatementInput) throws -> CSVProfile? {
         var prefix = try input.prefix(CSVHeaderLocator.prefixSize)
-        // UTF-16 with a byte order mark is read as the UTF-8 it converts to.
+        // UTF-16, with a byte order mark or without, is read as the UTF-8 it converts to.
         if let converted = CSVInputDecoding.utf8Prefix(prefix) { prefix = converted }
         if prefix.isEmpty || prefix.contains(0) { return nil }
         var rowsByDelimiter: [UInt8: [[String]]] = [:]

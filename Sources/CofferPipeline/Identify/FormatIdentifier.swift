@@ -82,14 +82,8 @@ package struct FormatIdentifier: Sendable {
                               + "(iconv -f \(label) -t UTF-8 '\(input.fileName)' > converted)",
                               location: SourceLocation(file: input.name, line: 1))
         }
-        if let form = UTF16Text.form(of: prefix), !(prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF])) {
-            throw CofferError(.unknownFormat, "\(form.label) text without a byte order mark, and not an OFX, camt, MT940 or QIF "
-                              + "statement: CSV is read as UTF-8 or its profile's encoding; convert it first "
-                              + "(iconv -f \(form.label) -t UTF-8 '\(input.fileName)' > converted.csv)",
-                              location: SourceLocation(file: input.name, line: 1))
-        }
-        if UTF16Text.form(of: prefix) != nil {
-            throw CofferError(.unknownFormat, "UTF-16 text (an Excel 'Unicode text' export?) whose header no CSV profile "
+        if let form = UTF16Text.form(of: prefix) {
+            throw CofferError(.unknownFormat, "\(form.label) text (an Excel 'Unicode text' export?) whose header no CSV profile "
                               + "matches; name a profile with --profile, or save it as UTF-8 CSV and import that",
                               location: SourceLocation(file: input.name, line: 1))
         }

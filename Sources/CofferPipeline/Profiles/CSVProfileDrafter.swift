@@ -157,7 +157,7 @@ package enum CSVProfileDrafter {
         var final = plan
         final.notes = plan.notes.filter { $0 != text.conversionNote || check.needsConversion } + check.notes
         if text.conversionNote != nil, !check.needsConversion {
-            final.comments["encoding"] = "the file is UTF-16 with a byte order mark, which Coffer converts as it reads"
+            final.comments["encoding"] = "the file is UTF-16, which Coffer converts as it reads"
         }
         return CSVProfileDraft(id: plan.id, yaml: DraftYAML.render(final), notes: final.notes,
                                dataRows: layout.data.count, verified: check.verified)

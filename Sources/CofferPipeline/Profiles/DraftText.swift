@@ -15,8 +15,8 @@ struct DraftText {
     /// Guesses the encoding from the whole file; throws for an empty or binary file.
     static func read(_ bytes: [UInt8], fileName: String) throws -> DraftText {
         let location = SourceLocation(file: fileName, line: 1)
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let utf8 = Array(utf16String(bytes, littleEndian: bytes[0] == 0xFF).utf8)
+        if let form = UTF16Text.form(of: bytes) {  // with a byte order mark or without
+            let utf8 = UTF16Text.utf8Prefix(of: bytes, form)
             let note = "the file is UTF-16 text, which Coffer does not read: convert it to UTF-8 before importing "
                 + "(iconv -f UTF-16 -t UTF-8 '\(fileName)' > converted.csv); this draft describes the converted file"
             return try checked(DraftText(bytes: utf8, encoding: .utf8, reason: "the file is UTF-16: convert it to UTF-8 first",
@@ -53,17 +53,6 @@ struct DraftText {
             throw CofferError(.badInput, "the file is empty: there is nothing to draft a profile from", location: location)
         }
         return text
-    }
-
-    private static func utf16String(_ bytes: [UInt8], littleEndian: Bool) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var i = 2
-        while i + 1 < bytes.count {
-            units.append(littleEndian ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
-            i += 2
-        }
-        return String(decoding: units, as: UTF16.self)
     }
 }
 
