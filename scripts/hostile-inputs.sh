@@ -58,6 +58,9 @@ u16 = lambda data, order="le": (b"\xff\xfe" if order == "le" else b"\xfe\xff") +
 write("camt-utf16-bomb.xml", u16(lol))
 write("camt-utf16-deep.xml", u16(camt + b"<X>" * 100000 + b"</X>" * 100000 + b"</BkToCstmrStmt></Document>", "be"))
 write("camt-utf16-50mb-text.xml", u16(camt + b"<GrpHdr><MsgId>" + b"M" * mb + b"</MsgId></GrpHdr></BkToCstmrStmt></Document>"))
+# A camt file declared ISO-8859-15 with a 50 MB text of 8-bit bytes (converted by Coffer as read).
+write("camt-latin9-50mb-text.xml", camt.replace(b'"UTF-8"', b'"ISO-8859-15"'), b"<GrpHdr><MsgId>", b"\xe4" * mb,
+      b"</MsgId></GrpHdr></BkToCstmrStmt></Document>")
 write("ofx-utf16-50mb-value.ofx", u16(sgml + b"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105<TRNAMT>-1<FITID>1<NAME>" + b"N" * mb), b"\x3d\xd8")
 PY
 

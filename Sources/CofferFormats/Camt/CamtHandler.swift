@@ -149,10 +149,17 @@ final class CamtHandler {
 
     /// An error or warning libxml2 reported, by its error number; `atEnd` when libxml2 stood at the end of the
     /// file's bytes, which inside the `Document` element means the file was cut short.
-    func parseError(code: Int, atEnd: Bool) {
+    func parseError(code: Int, atEnd: Bool, notUTF8: Bool = false) {
         guard failure == nil else { return }
         if atEnd, documentDepth != nil, !documentEnded {
             failure = error(Self.truncated)
+            return
+        }
+        if notUTF8 {
+            // The first 64 KiB were UTF-8 (else the whole file would have been read with Windows-1252 repairs).
+            failure = error("expected UTF-8 text, found a byte that is not part of a UTF-8 character: the file is in "
+                            + "another encoding though its first 64 KiB read as UTF-8; declare it in the XML declaration "
+                            + "(encoding=\"ISO-8859-15\") or convert the file to UTF-8")
             return
         }
         failure = error("malformed XML: \(Self.describe(code))")

@@ -36,6 +36,10 @@ package struct CamtParser: StatementParser {
     }
 
     package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
+        var input = input
+        if input.convertedFrom == nil, let conversion = CamtProlog.conversion(try input.prefix(CamtProlog.prefixLength)) {
+            input = input.converting(conversion)
+        }
         try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name, convertedFrom: input.convertedFrom)
         let reader = try input.makeReader(chunkSize: chunkSize)
         try withoutActuallyEscaping(emit) { emit in
@@ -63,6 +67,14 @@ package struct CamtParser: StatementParser {
             }
             if sax.resultCode != 0 {
                 throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
+            }
+            if let repair = reader.firstRepair {
+                let hex = String(repair.byte, radix: 16, uppercase: true)
+                try emit(.warning(ParseWarning(
+                    "the file is not valid UTF-8 (byte 0x\(hex) at byte \(repair.offset) is not part of a UTF-8 character): "
+                        + "bytes like it were read as Windows-1252, the encoding such files are usually in; if its text "
+                        + "reads wrong, convert it to UTF-8 (or declare its encoding) and import it again with --force",
+                    location: SourceLocation(file: input.name, line: repair.line))))
             }
         }
     }

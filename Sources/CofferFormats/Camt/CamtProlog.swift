@@ -95,6 +95,28 @@ enum CamtProlog {
         }
     }
 
+    /// How a file's bytes must be converted before libxml2 reads them (`TextConversion`), or nil when they are
+    /// UTF-8 as they stand. libxml2 is only ever given UTF-8:
+    /// - a declared encoding other than UTF-8 is converted by Coffer (`SingleByteDecoder`), unless a UTF-8 byte
+    ///   order mark says otherwise;
+    /// - a `UTF-16` or `UTF-32` label on bytes that are not (UTF-16 files are converted before this is asked) is a
+    ///   mislabelled UTF-8 file, read as one;
+    /// - bytes that are not valid UTF-8 in the first 64 KiB (a bank writing ISO-8859-15 or Windows-1252 without
+    ///   saying so) are read with each invalid byte as Windows-1252, as every other format's text is.
+    static func conversion(_ prefix: [UInt8]) -> TextConversion? {
+        var i = 0
+        let bom = prefix.starts(with: [0xEF, 0xBB, 0xBF])
+        if bom { i = 3 }
+        if !bom, has(prefix, at: i, "<?xml"), let label = declaredEncoding(prefix, from: i &+ 5) {
+            let upper = label.uppercased()
+            if upper.hasPrefix("UTF-16") || upper.hasPrefix("UTF16") || upper.hasPrefix("UTF-32") || upper.hasPrefix("UCS") {
+                return .utf8Repairing
+            }
+            if upper != "UTF-8", upper != "UTF8" { return .singleByte(label) }
+        }
+        return isValidUTF8Prefix(prefix) ? nil : .utf8Repairing
+    }
+
     /// Encoding labels libxml2 decodes without iconv, where no byte sequence makes the conversion fail.
     static let safeEncodings: Set<String> = ["UTF-8", "UTF8", "US-ASCII", "ASCII", "ISO-8859-1", "ISO-LATIN-1", "LATIN1"]
 

@@ -245,7 +245,9 @@ final class CamtSAXParser {
     private static let onError: xmlStructuredErrorFunc = { pointer, error in
         guard let pointer else { return }
         let me = parser(pointer)
-        me.handler.parseError(code: Int(error?.pointee.code ?? -1), atEnd: me.isAtEnd)
+        // libxml2 says "Input is not proper UTF-8" with the same number as a control character (9).
+        let notUTF8 = error?.pointee.message.map { String(cString: $0).hasPrefix("Input is not proper UTF-8") } ?? false
+        me.handler.parseError(code: Int(error?.pointee.code ?? -1), atEnd: me.isAtEnd, notUTF8: notUTF8)
         me.stop()
     }
 

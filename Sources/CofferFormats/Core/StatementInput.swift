@@ -8,8 +8,8 @@ package struct StatementInput: Sendable {
     indirect enum Storage: Sendable {
         case file(String)
         case bytes([UInt8])
-        /// Another storage's UTF-16 bytes, read as UTF-8.
-        case utf16(Storage, UTF16Text.Form)
+        /// Another storage's bytes, converted to UTF-8 as they are read.
+        case converted(Storage, TextConversion)
     }
     let storage: Storage
     /// The name errors use: the file's path, or a name given for in-memory bytes.
@@ -30,20 +30,25 @@ package struct StatementInput: Sendable {
     /// The path, for a file input.
     package var path: String? {
         var storage = storage
-        while case .utf16(let base, _) = storage { storage = base }
+        while case .converted(let base, _) = storage { storage = base }
         if case .file(let path) = storage { return path }
         return nil
     }
 
     /// The same bytes read as UTF-8 text converted from UTF-16 (`UTF16Text`); the name stays the file's.
     package func decodingUTF16(_ form: UTF16Text.Form) -> StatementInput {
-        StatementInput(storage: .utf16(storage, form), name: name)
+        converting(.utf16(form))
+    }
+
+    /// The same bytes converted to UTF-8 as they are read; the name stays the file's.
+    package func converting(_ conversion: TextConversion) -> StatementInput {
+        StatementInput(storage: .converted(storage, conversion), name: name)
     }
 
     /// The encoding the bytes were converted from (`UTF-16LE`), when they were: an encoding the text declares
     /// (`<?xml … encoding="UTF-16"?>`) then describes the file, not the bytes a parser is given.
     package var convertedFrom: String? {
-        if case .utf16(_, let form) = storage { return form.label }
+        if case .converted(_, let conversion) = storage { return conversion.label }
         return nil
     }
 
@@ -59,9 +64,14 @@ package struct StatementInput: Sendable {
         switch storage {
         case .bytes(let bytes): return ByteReader(bytes: bytes)
         case .file(let path): return try ByteReader(path: path, chunkSize: chunkSize, name: name)
-        case .utf16(let base, let form):
-            return ByteReader(converting: try reader(base, chunkSize: chunkSize, name: name),
-                              UTF16Transcoder(form: form, file: name))
+        case .converted(let base, let conversion):
+            let source = try reader(base, chunkSize: chunkSize, name: name)
+            switch conversion {
+            case .utf16(let form): return ByteReader(converting: source, .utf16(UTF16Transcoder(form: form, file: name)), name: name)
+            case .singleByte(let label):
+                return ByteReader(converting: source, .singleByte(try SingleByteDecoder(label: label, file: name)), name: name)
+            case .utf8Repairing: return ByteReader(converting: source, .repair(UTF8Repairer()), name: name)
+            }
         }
     }
 
@@ -84,7 +94,19 @@ package final class ByteReader {
     private let name: String
     /// For converted text: the reader of the file's own bytes, and the conversion.
     private var source: ByteReader?
-    private var transcoder: UTF16Transcoder?
+    private var converter: Converter?
+
+    enum Converter {
+        case utf16(UTF16Transcoder)
+        case singleByte(SingleByteDecoder)
+        case repair(UTF8Repairer)
+    }
+
+    /// For `TextConversion.utf8Repairing`: where the first byte read as Windows-1252 was, once read.
+    package var firstRepair: (line: Int, byte: UInt8, offset: Int)? {
+        if case .repair(let repairer) = converter { return repairer.firstRepair }
+        return nil
+    }
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -113,13 +135,35 @@ package final class ByteReader {
         self.name = name
     }
 
-    init(converting source: ByteReader, _ transcoder: UTF16Transcoder) {
+    init(converting source: ByteReader, _ converter: Converter, name: String) {
         self.source = source
-        self.transcoder = transcoder
+        self.converter = converter
         self.bytes = nil
         self.handle = nil
         self.chunkSize = 0
-        self.name = transcoder.file
+        self.name = name
+    }
+
+    /// The next converted chunk (possibly empty), or nil at the end.
+    private func nextConverted(_ source: ByteReader) throws -> [UInt8]? {
+        let chunk = try source.next()
+        switch converter! {
+        case .utf16(var transcoder):
+            defer { converter = .utf16(transcoder) }
+            guard let chunk else { try transcoder.finish(); return nil }
+            return try transcoder.transcode(chunk)
+        case .singleByte(var decoder):
+            defer { converter = .singleByte(decoder) }
+            guard let chunk else { return nil }
+            return try decoder.convert(chunk)
+        case .repair(var repairer):
+            defer { converter = .repair(repairer) }
+            guard let chunk else {
+                let rest = repairer.convert([], atEnd: true)
+                return rest.isEmpty ? nil : rest
+            }
+            return repairer.convert(chunk)
+        }
     }
 
     deinit { try? handle?.close() }
@@ -127,11 +171,9 @@ package final class ByteReader {
     /// The next chunk, or nil at the end.
     package func next() throws -> [UInt8]? {
         if let source {
-            while let chunk = try source.next() {
-                let converted = try transcoder!.transcode(chunk)
+            while let converted = try nextConverted(source) {
                 if !converted.isEmpty { return converted }
             }
-            try transcoder!.finish()
             self.source = nil
             return nil
         }
