@@ -27,15 +27,14 @@ package enum TextConversion: Sendable, Hashable {
     }
 }
 
-/// Converts the bytes of a declared single-byte encoding to UTF-8 by a table of 256 entries: stateless, so chunk
-/// cuts need no care. A byte the encoding leaves undefined fails the file, naming its line.
-package struct SingleByteDecoder {
-    let label: String
-    let file: String
+/// A single-byte encoding as a table: each byte's UTF-8, built once from the label. Windows-1252 by Coffer's own
+/// table, which also reads the `ISO-8859-1` and `US-ASCII` labels (WHATWG); any other encoding iconv knows whose
+/// bytes 0x00–0x7F are ASCII (`ISO-8859-15`, `windows-1250`, `CP1251`, `KOI8-R`) by asking iconv once per byte.
+package struct SingleByteTable: Sendable {
+    /// The label as given.
+    package let label: String
     /// Each byte's UTF-8, empty where the encoding defines no character.
-    private let table: [[UInt8]]
-    private var line = 1
-    private var offset = 0
+    let utf8: [[UInt8]]
 
     /// Labels read as Windows-1252 (WHATWG: `ISO-8859-1` and `US-ASCII` mean `windows-1252` on the web).
     static let windows1252Labels: Set<String> = [
@@ -43,22 +42,30 @@ package struct SingleByteDecoder {
         "L1", "US-ASCII", "ASCII", "ANSI_X3.4-1968",
     ]
 
-    /// A decoder for `label`; throws when the label names no encoding iconv knows, or one that is not an 8-bit
-    /// superset of ASCII (UTF-7, Shift_JIS, EBCDIC).
-    package init(label: String, file: String) throws {
+    package enum Failure: Error, Equatable {
+        /// iconv knows no such encoding.
+        case unknown
+        /// The encoding's bytes 0x00–0x7F are not ASCII, or it is not a single-byte encoding (UTF-7, EBCDIC, Shift_JIS).
+        case notASCIISuperset
+    }
+
+    /// The name iconv knows for a label as OFX headers spell charsets: `1251` is `CP1251`, `8859-2` is `ISO-8859-2`.
+    static func iconvName(_ label: String) -> String {
+        let trimmed = label.filter { $0 != " " && $0 != "\t" }
+        if !trimmed.isEmpty, trimmed.allSatisfy(\.isNumber) { return "CP" + trimmed }
+        if trimmed.hasPrefix("8859-") { return "ISO-" + trimmed }
+        return trimmed
+    }
+
+    package init(label: String) throws(Failure) {
         self.label = label
-        self.file = file
-        let upper = label.uppercased()
-        if Self.windows1252Labels.contains(upper) {
-            table = (0...255).map { Array(String(TextEncoding.cp1252Scalar(UInt8($0))).utf8) }
+        let name = Self.iconvName(label)
+        if Self.windows1252Labels.contains(name.uppercased()) {
+            utf8 = (0...255).map { Array(String(TextEncoding.cp1252Scalar(UInt8($0))).utf8) }
             return
         }
-        let cd = iconv_open("UTF-8", label)
-        guard cd != iconv_t(bitPattern: -1) else {
-            throw CofferError(.badInput, "expected UTF-8 or a single-byte encoding Coffer knows, found encoding=\"\(label)\" "
-                              + "in the XML declaration; convert the file to UTF-8 first",
-                              location: SourceLocation(file: file, line: 1))
-        }
+        let cd = iconv_open("UTF-8", name)
+        guard cd != iconv_t(bitPattern: -1) else { throw .unknown }
         defer { iconv_close(cd) }
         var table: [[UInt8]] = []
         for byte in 0...255 {
@@ -72,18 +79,60 @@ package struct SingleByteDecoder {
                     var outLeft = 8
                     _ = iconv(cd, nil, nil, nil, nil)  // reset any shift state
                     let result = iconv(cd, &inPointer, &inLeft, &outPointer, &outLeft)
+                    // EINVAL: the byte starts a longer sequence, so the encoding is not single-byte.
+                    if result == -1, errno == EINVAL { return -2 }
                     return result == -1 || inLeft != 0 ? -1 : 8 - outLeft
                 }
             }
+            if produced == -2 { throw .notASCIISuperset }
             let bytes = produced > 0 ? output.prefix(produced).map { UInt8(bitPattern: $0) } : []
-            if byte < 0x80, bytes != [UInt8(byte)] {
-                throw CofferError(.badInput, "expected UTF-8 or a single-byte encoding that extends ASCII, found "
-                                  + "encoding=\"\(label)\" in the XML declaration; convert the file to UTF-8 first",
-                                  location: SourceLocation(file: file, line: 1))
-            }
+            if byte < 0x80, bytes != [UInt8(byte)] { throw .notASCIISuperset }
             table.append(bytes)
         }
-        self.table = table
+        utf8 = table
+    }
+
+    /// Text bytes as a field reads them: valid UTF-8 as UTF-8 (whatever the label says), else each byte through
+    /// the table, a byte the encoding does not define as Windows-1252.
+    package func decode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            if byte < 0x80 { out.append(byte); continue }
+            let mapped = utf8[Int(byte)]
+            if mapped.isEmpty { out.append(contentsOf: String(TextEncoding.cp1252Scalar(byte)).utf8) } else { out.append(contentsOf: mapped) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Converts the bytes of a declared single-byte encoding to UTF-8 through its `SingleByteTable`: stateless, so
+/// chunk cuts need no care. A byte the encoding leaves undefined fails the file, naming its line.
+package struct SingleByteDecoder {
+    let label: String
+    let file: String
+    private let table: [[UInt8]]
+    private var line = 1
+    private var offset = 0
+
+    /// A decoder for `label`; throws when the label names no encoding iconv knows, or one that is not an 8-bit
+    /// superset of ASCII (UTF-7, Shift_JIS, EBCDIC).
+    package init(label: String, file: String) throws {
+        self.label = label
+        self.file = file
+        do {
+            table = try SingleByteTable(label: label).utf8
+        } catch .unknown {
+            throw CofferError(.badInput, "expected UTF-8 or a single-byte encoding Coffer knows, found encoding=\"\(label)\" "
+                              + "in the XML declaration; convert the file to UTF-8 first",
+                              location: SourceLocation(file: file, line: 1))
+        } catch .notASCIISuperset {
+            throw CofferError(.badInput, "expected UTF-8 or a single-byte encoding that extends ASCII, found "
+                              + "encoding=\"\(label)\" in the XML declaration; convert the file to UTF-8 first",
+                              location: SourceLocation(file: file, line: 1))
+        }
     }
 
     package mutating func convert(_ chunk: [UInt8]) throws -> [UInt8] {

@@ -101,6 +101,7 @@ struct OFXElementReader: OFXTokenSink {
             }
             phase = .body
             assembler.values.encoding = header.encoding
+            assembler.values.table = header.singleByteTable
             try push(start)
             if selfClosing { try close(name: start, line: line, column: column) }
             return

@@ -40,18 +40,33 @@ struct OFXHeader {
         if bytes.count < OFXElementReader.maxHeaderBytes { bytes.append(0x20) }
     }
 
-    /// The declared character set, read with `TextEncoding(label:)`.
-    var encoding: TextEncoding {
+    private var fields: [String: String] {
         var fields: [String: String] = [:]
         let words = String(decoding: bytes, as: UTF8.self).split { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         for word in words {
             guard let colon = word.firstIndex(of: ":") else { continue }
             fields[word[..<colon].uppercased()] = String(word[word.index(after: colon)...])
         }
+        return fields
+    }
+
+    /// The declared character set, read with `TextEncoding(label:)`.
+    var encoding: TextEncoding {
+        let fields = fields
         for label in [xmlEncoding, fields["CHARSET"], fields["ENCODING"]] {
             if let label, let encoding = TextEncoding(label: label) { return encoding }
         }
         return .windows1252
+    }
+
+    /// The declared character set when it is another single-byte one (`CHARSET:1251`, `CHARSET:8859-2`,
+    /// `encoding="ISO-8859-15"`): the table text fields that are not valid UTF-8 are read with. Nil for UTF-8,
+    /// Windows-1252 and Latin-1 (`encoding`), and for a label iconv does not know or that is not single-byte.
+    var singleByteTable: SingleByteTable? {
+        let fields = fields
+        guard let label = [xmlEncoding, fields["CHARSET"]].compactMap({ $0 }).first(where: { $0.uppercased() != "NONE" }),
+              TextEncoding(label: label) == nil else { return nil }
+        return try? SingleByteTable(label: label)
     }
 
     /// Whether the first bytes of a file look like OFX: a BOM, blank lines, `<?xml ...?>`, `<?OFX ...?>`,

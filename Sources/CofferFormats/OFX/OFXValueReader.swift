@@ -8,9 +8,12 @@ import Foundation
 struct OFXValueReader {
     let file: String
     var encoding = TextEncoding.windows1252
+    /// The header's character set when it is a single-byte one `TextEncoding` does not name (`CHARSET:1251`).
+    var table: SingleByteTable?
 
     func text(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        encoding.decode(value)
+        if let table { return table.decode(value) }
+        return encoding.decode(value)
     }
 
     /// An upper-cased code word (`TRNTYPE`, `CURSYM`), without re-casing when it already is.
