@@ -29,6 +29,23 @@ package struct CofferCommand: AsyncParsableCommand {
 
     /// The executables' entry (`coffer` parses `CofferCommand`, `coffer-serve` a `ServeCommand`): logging set up for
     /// the command, signals, the command run, every store it opened closed, and errors turned into exit codes.
+    /// The command line's command, parsed. A leaf command named first (`coffer transactions …`) is parsed on its own
+    /// first: ArgumentParser's parse of the root walks every command's arguments through reflection, and in a
+    /// static binary each first look-up of a type's conformance scans all 9,500 conformance records, so the root's
+    /// parse was most of a one-shot query's instructions. Anything that does not parse so (help, a typo, a command
+    /// with subcommands) is parsed from the root, which gives the usual messages.
+    package static func parseCommandLine(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) throws -> any ParsableCommand {
+        if let name = arguments.first, !name.hasPrefix("-"),
+           let leaf = configuration.subcommands.first(where: {
+               $0.configuration.subcommands.isEmpty && ($0.configuration.commandName ?? "") == name
+           }),
+           let command = try? leaf.parseAsRoot(Array(arguments.dropFirst())),
+           type(of: command) == leaf {  // not the help command ArgumentParser returns for --help
+            return command
+        }
+        return try parseAsRoot(arguments)
+    }
+
     package static func runMain(_ parse: () throws -> any ParsableCommand) async {
         do {
             var command = try parse()

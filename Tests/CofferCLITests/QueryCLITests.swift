@@ -185,4 +185,23 @@ import Testing
         let explain = try coffer(["transactions", "--store", store, "--from", "2026-03-31", "--to", "2026-03-31", "--explain"])
         #expect(explain.stdout.contains("local_day") && explain.stdout.contains("predicate: in SQLite"), "\(explain.stdout)")
     }
+
+    /// A leaf command is parsed on its own first (`CofferCommand.parseCommandLine`, a tenth of a one-shot query's
+    /// time): what does not parse so still gets the root's messages, naming `coffer <command>`.
+    @Test func aLeafCommandsMessagesStillNameCoffer() throws {
+        let bogus = try coffer(["transactions", "--bogus"])
+        #expect(bogus.status == 64)
+        #expect(bogus.stderr.contains("Unknown option '--bogus'") && bogus.stderr.contains("Usage: coffer transactions"), "\(bogus.stderr)")
+        for flag in ["--help", "-h"] {  // ArgumentParser answers these with a help command of the leaf's own
+            let help = try coffer(["transactions", flag])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: coffer transactions"), "\(help.stdout)")
+        }
+        let value = try coffer(["info", "--store"])
+        #expect(value.status == 64 && value.stderr.contains("coffer info"), "\(value.stderr)")
+        // Commands with subcommands, and the root's own flags, take the root's parse.
+        #expect(try coffer(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        let imports = try coffer(["imports", "list", "--bogus"])
+        #expect(imports.stderr.contains("Usage: coffer imports list"), "\(imports.stderr)")
+    }
 }
