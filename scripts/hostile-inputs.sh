@@ -58,6 +58,8 @@ u16 = lambda data, order="le": (b"\xff\xfe" if order == "le" else b"\xfe\xff") +
 write("camt-utf16-bomb.xml", u16(lol))
 write("camt-utf16-deep.xml", u16(camt + b"<X>" * 100000 + b"</X>" * 100000 + b"</BkToCstmrStmt></Document>", "be"))
 write("camt-utf16-50mb-text.xml", u16(camt + b"<GrpHdr><MsgId>" + b"M" * mb + b"</MsgId></GrpHdr></BkToCstmrStmt></Document>"))
+# A whole camt document followed by 50 MB of NUL padding (read to its end, chunk by chunk, then ignored).
+write("camt-50mb-nul-tail.xml", camt, b"<GrpHdr><MsgId>M</MsgId></GrpHdr></BkToCstmrStmt></Document>\n", b"\0" * mb)
 # A camt file declared ISO-8859-15 with a 50 MB text of 8-bit bytes (converted by Coffer as read).
 write("camt-latin9-50mb-text.xml", camt.replace(b'"UTF-8"', b'"ISO-8859-15"'), b"<GrpHdr><MsgId>", b"\xe4" * mb,
       b"</MsgId></GrpHdr></BkToCstmrStmt></Document>")

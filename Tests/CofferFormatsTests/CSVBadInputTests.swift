@@ -88,6 +88,28 @@ import Testing
         #expect(unknown?.description.hasPrefix("bank.csv:1: no header row with 'Date', 'Description', 'Amount'") == true)
     }
 
+    /// NUL padding after the last row (a block-sized copy, or a download cut short and padded): the rows are read
+    /// and a warning a person sees says to check the download. NUL bytes anywhere else are binary data.
+    @Test func nulPaddingAfterTheLastRowEndsTheFile() throws {
+        let text = "Date,Description,Amount\r\n03/01/2026,Coffee,-4.50\r\n03/02/2026,Tea,-3.00\r\n"
+        for padding in ["\0", String(repeating: "\0", count: 5000), "\u{1A}\0\0\r\n\0"] {
+            let events = try parse(text + padding)
+            #expect(CSVTestSupport.transactions(events).map(\.name) == ["Coffee", "Tea"])
+            let warning = CSVTestSupport.warnings(events).first { $0.message.contains("NUL padding") }
+            #expect(warning?.needsAttention == true, "\(CSVTestSupport.warnings(events))")
+            // The reader, in chunks that cut the padding anywhere.
+            for chunkSize in [1, 7, 64] {
+                let reader = try CSVRecordReader(input: .string(text + padding), delimiter: UInt8(ascii: ","), chunkSize: chunkSize)
+                var records = 0
+                while try reader.next() { records += 1 }
+                #expect(records == 3 && reader.paddingAtEnd == padding.utf8.count, "chunks of \(chunkSize)")
+            }
+        }
+        #expect(failure(text + "\003/03/2026,Cake,-1.00\r\n")?.message.contains("NUL byte") == true)
+        #expect(failure("Date,Description,Amount\r\n03/01/2026,Cof\0fee,-4.50\r\n")?.message.contains("NUL byte") == true)
+        #expect(failure(text + "\0\0x")?.message.contains("NUL byte") == true)
+    }
+
     @Test func skipBadRowsWarnsForEachSkippedRow() throws {
         let events = try parse("Date,Description,Amount\n03/01/2026,Coffee,4.50\n13/45/2026,Tea,3\n03/02/2026,Cake,x\n03/03/2026,Pie,2\n",
                                yaml: Self.yaml + "\nskip_bad_rows: true")

@@ -7,6 +7,18 @@ import Foundation
 /// before `"Buchungstag";"Wertstellung";…`; the header is the first row whose cells include every name of the
 /// profile's signature, whatever the number of lines before it.
 enum CSVHeaderLocator {
+    /// The first bytes of a file without NUL padding at their end (a block-sized copy), when the padding starts a
+    /// line and runs to the end of what was read (Ctrl-Z and line ends may be among it); NUL bytes anywhere else
+    /// stay, as the binary data they are.
+    static func withoutPadding(_ prefix: [UInt8]) -> [UInt8] {
+        guard let nul = prefix.firstIndex(of: 0) else { return prefix }
+        var start = nul
+        while start > 0, prefix[start - 1] == 0x1A { start -= 1 }
+        guard start == 0 || prefix[start - 1] == 0x0A || prefix[start - 1] == 0x0D,
+              prefix[nul...].allSatisfy({ $0 == 0 || $0 == 0x1A || $0 == 0x0A || $0 == 0x0D }) else { return prefix }
+        return Array(prefix[..<start])
+    }
+
     /// How far into a file the header may be.
     static let maxHeaderLine = 50
     /// How much of a file identification reads.

@@ -175,6 +175,7 @@ package struct CSVProfileSet: Sendable {
         var prefix = try input.prefix(CSVHeaderLocator.prefixSize)
         // UTF-16, with a byte order mark or without, is read as the UTF-8 it converts to.
         if let converted = CSVInputDecoding.utf8Prefix(prefix) { prefix = converted }
+        prefix = CSVHeaderLocator.withoutPadding(prefix)
         if prefix.isEmpty || prefix.contains(0) { return nil }
         var rowsByDelimiter: [UInt8: [[String]]] = [:]
         return best(fileName: input.fileName) { profile in

@@ -71,6 +71,32 @@ final class CSVRecordReader {
     }
 
     /// Reads the next record; false at the end of the input.
+    /// How many bytes of padding (NUL bytes, a Ctrl-Z end-of-file mark, blanks) ended the file where a record would
+    /// start, when they did: they end the input instead of failing it as binary data. `nulPadding` counts the NULs.
+    private(set) var paddingAtEnd: Int?
+    private(set) var nulPadding = 0
+
+    /// Whether everything from `position` to the end of the input is padding; counts it into `paddingAtEnd`.
+    private func restIsPadding() throws -> Bool {
+        var count = 0
+        var nuls = 0
+        while true {
+            while position < chunk.count {
+                let b = chunk[position]
+                guard b == 0 || b == 0x1A || b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return false }
+                if b == 0 { nuls += 1 }
+                position += 1
+                count += 1
+            }
+            guard let next = try source.next() else { break }
+            chunk = next
+            position = 0
+        }
+        paddingAtEnd = count
+        nulPadding = nuls
+        return true
+    }
+
     func next() throws -> Bool {
         var out = storage
         var ends = fieldEnds
@@ -106,6 +132,7 @@ final class CSVRecordReader {
             // Scan this chunk; `done` is set when a record ends inside it.
             var done = false
             var failure: CofferError?
+            var nulAtRecordStart = false
             chunk.withUnsafeBufferPointer { buf in
                 var i = position
                 let n = buf.count
@@ -122,6 +149,10 @@ final class CSVRecordReader {
                     case .fieldStart, .unquoted:
                         switch cls {
                         case .plain, .high, .quote:
+                            if b == 0x1A, state == .fieldStart, out.isEmpty, ends.isEmpty {
+                                nulAtRecordStart = true  // a DOS end-of-file mark (Ctrl-Z) where a record would start
+                                break scan
+                            }
                             if cls == .quote, state == .fieldStart {
                                 state = .quoted
                                 quoteLine = lineNo
@@ -149,7 +180,11 @@ final class CSVRecordReader {
                             done = true
                             break scan
                         case .nul:
-                            failure = Self.nulError(name: name, line: lineNo, field: ends.count)
+                            if state == .fieldStart, out.isEmpty, ends.isEmpty {
+                                nulAtRecordStart = true  // padding to the end of the file, or binary data
+                            } else {
+                                failure = Self.nulError(name: name, line: lineNo, field: ends.count)
+                            }
                             break scan
                         }
                     case .quoted:
@@ -213,6 +248,15 @@ final class CSVRecordReader {
                 position = i
             }
             if let failure { throw failure }
+            if nulAtRecordStart {
+                guard try restIsPadding() else {
+                    throw CofferError(.badInput, "found a NUL byte or an end-of-file mark (Ctrl-Z) with more data after it: "
+                                      + "binary data, or two files joined, not a CSV text file",
+                                      location: SourceLocation(file: name, line: lineNo, column: 1))
+                }
+                consumed = false
+                break
+            }
             if done {
                 ends.append(out.count)
                 nextLine = lineNo

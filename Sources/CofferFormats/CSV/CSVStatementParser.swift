@@ -219,6 +219,12 @@ package struct CSVStatementParser: StatementParser {
             try emit(.warning(ParseWarning("skipped \(skipped.count) row(s) by the profile's rules",
                                            location: SourceLocation(file: input.name, line: skipped.line))))
         }
+        if first, reader.nulPadding > 0, let padding = reader.paddingAtEnd {  // a lone Ctrl-Z is an old end-of-file mark
+            try emit(.warning(ParseWarning(
+                "the file ends in \(padding) byte\(padding == 1 ? "" : "s") of NUL padding after its last row, ignored: if it was "
+                    + "downloaded, check that the download finished (a copy cut short and padded looks the same)",
+                location: SourceLocation(file: input.name, line: reader.line), needsAttention: true)))
+        }
         if only == nil || first {
             for balance in footerBalances { try emit(.balance(balance)) }
         }
@@ -302,8 +308,10 @@ package struct CSVStatementParser: StatementParser {
 
     /// The delimiter to read with, after refusing empty, binary and UTF-16 input.
     private func checkedDelimiter(_ input: StatementInput) throws -> UInt8 {
-        let prefix = try input.prefix(CSVHeaderLocator.prefixSize)
+        var prefix = try input.prefix(CSVHeaderLocator.prefixSize)
         let start = SourceLocation(file: input.name, line: 1, column: 1)
+        // NUL padding that runs to the end of what was read is left to the reader (`CSVRecordReader.paddingAtEnd`).
+        prefix = CSVHeaderLocator.withoutPadding(prefix)
         if let nul = prefix.firstIndex(of: 0) {
             let line = prefix[..<nul].reduce(1) { $1 == 0x0A ? $0 &+ 1 : $0 }
             throw CofferError(.badInput, "found a NUL byte: this is binary data, not a CSV text file",

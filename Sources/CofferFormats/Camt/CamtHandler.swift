@@ -155,6 +155,11 @@ final class CamtHandler {
             failure = error(Self.truncated)
             return
         }
+        if documentEnded, code == 5 {
+            failure = error("expected the file to end after the Document element, found other data after it (two files "
+                            + "joined, or a damaged copy?)")
+            return
+        }
         if notUTF8 {
             // The first 64 KiB were UTF-8 (else the whole file would have been read with Windows-1252 repairs).
             failure = error("expected UTF-8 text, found a byte that is not part of a UTF-8 character: the file is in "

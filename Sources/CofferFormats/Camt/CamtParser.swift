@@ -65,7 +65,16 @@ package struct CamtParser: StatementParser {
             guard handler.documentEnded, handler.statementDepth == nil else {
                 throw CofferError(.badInput, CamtHandler.truncated, location: here())
             }
-            if sax.resultCode != 0 {
+            if sax.dataAfterEnd {
+                throw CofferError(.badInput, "expected nothing but padding after the end of the Document element, found "
+                                  + "other data after NUL bytes (two files joined?)", location: here())
+            }
+            if let padding = sax.paddingAfterEnd {
+                try emit(.warning(ParseWarning(
+                    "ignored \(padding) byte\(padding == 1 ? "" : "s") after the end of the Document element: only an end-of-file "
+                        + "mark (Ctrl-Z), NUL padding or blanks, which old transfer software adds",
+                    location: here())))
+            } else if sax.resultCode != 0 {
                 throw CofferError(.badInput, "malformed XML (libxml2 error \(sax.resultCode))", location: here())
             }
             if let repair = reader.firstRepair {

@@ -43,6 +43,9 @@ final class CamtSAXParser {
     private(set) var readAll = false
     /// The reader's failure (an I/O error), which libxml2 only sees as a failed read.
     private(set) var readFailure: (any Error)?
+    /// How many bytes followed the `Document` element's end that were only padding (`restIsPadding`), when libxml2
+    /// stopped at them: the document is whole, and the parse counts as a success.
+    private(set) var paddingAfterEnd: Int?
 
     static let options = Int32(XML_PARSE_NONET.rawValue)
 
@@ -80,7 +83,18 @@ final class CamtSAXParser {
         defer { xmlSetStructuredErrorFunc(nil, nil) }
         let result = xmlParseDocument(context)
         if result != 0, resultCode == 0 { resultCode = result }
+        // libxml2 takes a NUL byte for the end of its input: what follows one after the document must be padding too.
+        if result == 0, handler.documentEnded, handler.failure == nil, paddingAfterEnd == nil {
+            if let padding = restIsPadding() {
+                if padding > 0 { paddingAfterEnd = padding }
+            } else {
+                dataAfterEnd = true
+            }
+        }
     }
+
+    /// Set when bytes other than padding follow a NUL after the `Document` element (a second document?).
+    private(set) var dataAfterEnd = false
 
     /// Frees the context; the handler must not ask for positions afterwards.
     func close() {
@@ -122,6 +136,44 @@ final class CamtSAXParser {
             filled += n
         }
         return Int32(filled)
+    }
+
+    /// Bytes that are no content: a DOS end-of-file mark (Ctrl-Z, 0x1A), NUL padding, and blanks.
+    static func isPadding(_ byte: UInt8) -> Bool {
+        byte == 0x1A || byte == 0 || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The number of bytes from libxml2's position to the end of the file when all of them are padding, else nil.
+    /// Reads the rest of the file to know.
+    private func restIsPadding() -> Int? {
+        guard let input = context?.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end else { return nil }
+        var count = 0
+        var p = cur
+        while p < end {
+            guard Self.isPadding(p.pointee) else { return nil }
+            p += 1
+            count += 1
+        }
+        while true {
+            while chunkOffset < chunk.count {
+                guard Self.isPadding(chunk[chunkOffset]) else { return nil }
+                chunkOffset += 1
+                count += 1
+            }
+            guard !readAll, readFailure == nil, let reader else { break }
+            do {
+                guard let next = try reader.next() else {
+                    readAll = true
+                    break
+                }
+                chunk = next
+                chunkOffset = 0
+            } catch {
+                readFailure = error
+                return nil
+            }
+        }
+        return count
     }
 
     /// Whether libxml2 stands at the end of everything the file holds: an error there means the file was cut
@@ -245,6 +297,13 @@ final class CamtSAXParser {
     private static let onError: xmlStructuredErrorFunc = { pointer, error in
         guard let pointer else { return }
         let me = parser(pointer)
+        // Data after the root element (XML_ERR_DOCUMENT_END) that is only a DOS end-of-file mark (Ctrl-Z), NUL
+        // padding or blanks: the document ended whole, so it is read (`paddingAfterEnd`).
+        if error?.pointee.code == 5, me.handler.documentEnded, let padding = me.restIsPadding() {
+            me.paddingAfterEnd = padding
+            me.stop()
+            return
+        }
         // libxml2 says "Input is not proper UTF-8" with the same number as a control character (9).
         let notUTF8 = error?.pointee.message.map { String(cString: $0).hasPrefix("Input is not proper UTF-8") } ?? false
         me.handler.parseError(code: Int(error?.pointee.code ?? -1), atEnd: me.isAtEnd, notUTF8: notUTF8)
