@@ -63,6 +63,17 @@ import Testing
         #expect(error.location?.line == 1)
     }
 
+    /// Found by CamtFuzz after NUL padding was let through: `3C 00 00 00 00 09` is "<" and padding to the byte
+    /// counter, but libxml2 reads UCS-4 from its first four bytes and crashed switching to it. A NUL in the first
+    /// four bytes is refused whatever follows; padding after them still parses (`CamtTrailingBytesTests`).
+    @Test(arguments: [[0x3C, 0, 0, 0, 0, 0x09], [0x3C, 0x3F, 0, 0], [0x3C, 0, 0x3F, 0], [0, 0, 0, 0x3C]] as [[UInt8]])
+    func camtZeroBytesWhereLibxml2GuessesAnEncodingAreRefused(bytes: [UInt8]) throws {
+        let error = try #require(Self.outcome(.bytes(bytes, name: "nul.xml"), CamtParser()))
+        #expect(error.message.contains("NUL"), "\(error)")
+        let path = Self.directory.appendingPathComponent("camt-nul-after-first-byte.xml").path
+        #expect(Self.outcome(.file(path), CamtParser())?.message.contains("NUL") == true)
+    }
+
     /// UTF-16 text (a NUL in every ASCII character) is refused before libxml2 guesses its encoding.
     @Test func camtUTF16TextIsRefused() throws {
         let utf16 = Array(#"<?xml version="1.0"?><Document/>"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
