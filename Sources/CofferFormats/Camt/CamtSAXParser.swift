@@ -114,18 +114,7 @@ final class CamtSAXParser {
         var filled = 0
         while filled < count {
             if chunkOffset == chunk.count {
-                guard !readAll, readFailure == nil, let reader else { break }
-                do {
-                    guard let next = try reader.next() else {
-                        readAll = true
-                        break
-                    }
-                    chunk = next
-                    chunkOffset = 0
-                } catch {
-                    readFailure = error
-                    return -1
-                }
+                guard loadNextChunk() else { return readFailure == nil ? Int32(filled) : -1 }
                 continue
             }
             let n = min(count - filled, chunk.count - chunkOffset)
@@ -160,20 +149,26 @@ final class CamtSAXParser {
                 chunkOffset += 1
                 count += 1
             }
-            guard !readAll, readFailure == nil, let reader else { break }
-            do {
-                guard let next = try reader.next() else {
-                    readAll = true
-                    break
-                }
-                chunk = next
-                chunkOffset = 0
-            } catch {
-                readFailure = error
-                return nil
-            }
+            guard loadNextChunk() else { return readFailure == nil ? count : nil }
         }
-        return count
+    }
+
+    /// Replaces the used-up chunk with the reader's next one; false at the end of the file (`readAll`) or when
+    /// reading failed (`readFailure`).
+    private func loadNextChunk() -> Bool {
+        guard !readAll, readFailure == nil, let reader else { return false }
+        do {
+            guard let next = try reader.next() else {
+                readAll = true
+                return false
+            }
+            chunk = next
+            chunkOffset = 0
+            return true
+        } catch {
+            readFailure = error
+            return false
+        }
     }
 
     /// Whether libxml2 stands at the end of everything the file holds: an error there means the file was cut
