@@ -27,8 +27,6 @@ package struct CofferCommand: AsyncParsableCommand {
         }
     }
 
-    /// The executables' entry (`coffer` parses `CofferCommand`, `coffer-serve` a `ServeCommand`): logging set up for
-    /// the command, signals, the command run, every store it opened closed, and errors turned into exit codes.
     /// The command line's command, parsed. A leaf command named first (`coffer transactions …`) is parsed on its own
     /// first: ArgumentParser's parse of the root walks every command's arguments through reflection, and in a
     /// static binary each first look-up of a type's conformance scans all 9,500 conformance records, so the root's
@@ -46,6 +44,8 @@ package struct CofferCommand: AsyncParsableCommand {
         return try parseAsRoot(arguments)
     }
 
+    /// The executables' entry (`coffer` parses `CofferCommand`, `coffer-serve` a `ServeCommand`): logging set up for
+    /// the command, signals, the command run, every store it opened closed, and errors turned into exit codes.
     package static func runMain(_ parse: () throws -> any ParsableCommand) async {
         do {
             var command = try parse()

@@ -70,7 +70,6 @@ final class CSVRecordReader {
         storage.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
-    /// Reads the next record; false at the end of the input.
     /// How many bytes of padding (NUL bytes, a Ctrl-Z end-of-file mark, blanks) ended the file where a record would
     /// start, when they did: they end the input instead of failing it as binary data. `nulPadding` counts the NULs.
     private(set) var paddingAtEnd: Int?
@@ -83,7 +82,7 @@ final class CSVRecordReader {
         while true {
             while position < chunk.count {
                 let b = chunk[position]
-                guard b == 0 || b == 0x1A || b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return false }
+                guard StatementInput.isPadding(b) else { return false }
                 if b == 0 { nuls += 1 }
                 position += 1
                 count += 1
@@ -97,6 +96,7 @@ final class CSVRecordReader {
         return true
     }
 
+    /// Reads the next record; false at the end of the input.
     func next() throws -> Bool {
         var out = storage
         var ends = fieldEnds

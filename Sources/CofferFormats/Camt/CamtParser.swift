@@ -37,10 +37,12 @@ package struct CamtParser: StatementParser {
 
     package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         var input = input
-        if input.convertedFrom == nil, let conversion = CamtProlog.conversion(try input.prefix(CamtProlog.prefixLength)) {
+        var prefix = try input.prefix(CamtProlog.prefixLength)
+        if input.convertedFrom == nil, let conversion = CamtProlog.conversion(prefix) {
             input = input.converting(conversion)
+            prefix = try input.prefix(CamtProlog.prefixLength)
         }
-        try CamtProlog.check(try input.prefix(CamtProlog.prefixLength), file: input.name, convertedFrom: input.convertedFrom)
+        try CamtProlog.check(prefix, file: input.name, convertedFrom: input.convertedFrom)
         let reader = try input.makeReader(chunkSize: chunkSize)
         try withoutActuallyEscaping(emit) { emit in
             let handler = CamtHandler(file: input.name, emit: emit)

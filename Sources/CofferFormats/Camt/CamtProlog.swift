@@ -58,7 +58,7 @@ enum CamtProlog {
         // NUL padding after the text (a block-sized copy) is left to the parse, which reads the document before it.
         // Never in the first four bytes: libxml2 guesses UTF-16 or UCS-4 from a zero byte there and switches to an
         // iconv conversion that crashes libxml2 2.9 when it fails (`3C 00 00 00`, found by CamtFuzz).
-        if let nul = prefix.firstIndex(of: 0), nul < 4 || !prefix[nul...].allSatisfy(CamtSAXParser.isPadding) {
+        if let nul = prefix.firstIndex(of: 0), nul < 4 || !prefix[nul...].allSatisfy(StatementInput.isPadding) {
             i = nul
             throw fail("expected UTF-8 XML text, found a NUL byte (UTF-16 or UTF-32 text, or binary data)")
         }

@@ -127,11 +127,6 @@ final class CamtSAXParser {
         return Int32(filled)
     }
 
-    /// Bytes that are no content: a DOS end-of-file mark (Ctrl-Z, 0x1A), NUL padding, and blanks.
-    static func isPadding(_ byte: UInt8) -> Bool {
-        byte == 0x1A || byte == 0 || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
     /// The number of bytes from libxml2's position to the end of the file when all of them are padding, else nil.
     /// Reads the rest of the file to know.
     private func restIsPadding() -> Int? {
@@ -139,13 +134,13 @@ final class CamtSAXParser {
         var count = 0
         var p = cur
         while p < end {
-            guard Self.isPadding(p.pointee) else { return nil }
+            guard StatementInput.isPadding(p.pointee) else { return nil }
             p += 1
             count += 1
         }
         while true {
             while chunkOffset < chunk.count {
-                guard Self.isPadding(chunk[chunkOffset]) else { return nil }
+                guard StatementInput.isPadding(chunk[chunkOffset]) else { return nil }
                 chunkOffset += 1
                 count += 1
             }

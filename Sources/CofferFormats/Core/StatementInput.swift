@@ -52,6 +52,12 @@ package struct StatementInput: Sendable {
         return nil
     }
 
+    /// Bytes that are no content after a statement's last record: a DOS end-of-file mark (Ctrl-Z, 0x1A), NUL
+    /// padding (a block-sized copy), and blanks.
+    static func isPadding(_ byte: UInt8) -> Bool {
+        byte == 0x1A || byte == 0 || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
     /// The file's name without folders.
     package var fileName: String { (name as NSString).lastPathComponent }
 

@@ -6,8 +6,8 @@ import CofferModel
 /// OFX, camt, MT940 and QIF files are read as UTF-8 bytes; a UTF-16 one is recognised by its byte order mark, or,
 /// without one, by its first two characters being ASCII with a zero byte beside each (XML 1.0 appendix F: `<?`
 /// reads `3C 00 3F 00` in UTF-16LE). Its bytes are then converted to UTF-8 as they are read (`UTF16Transcoder`),
-/// so every parser, its limits and its error positions stay as they are: lines are the same lines. CSV files keep
-/// their own decoding (a profile's encoding, or the BOM).
+/// so every parser, its limits and its error positions stay as they are: lines are the same lines. CSV files are
+/// converted by their own reader (`CSVInputDecoding`), with or without a BOM.
 ///
 /// For example:
 /// ```swift
@@ -154,23 +154,8 @@ package struct UTF16Transcoder {
         } else {
             scalar = UInt32(unit)
         }
-        switch scalar {
-        case 0..<0x80:
-            if scalar == 0x0A { line += 1 }
-            out.append(UInt8(scalar))
-        case 0x80..<0x800:
-            out.append(UInt8(0xC0 | scalar >> 6))
-            out.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            out.append(UInt8(0xE0 | scalar >> 12))
-            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            out.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            out.append(UInt8(0xF0 | scalar >> 18))
-            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            out.append(UInt8(0x80 | scalar & 0x3F))
-        }
+        if scalar == 0x0A { line += 1 }
+        UTF8.encode(Unicode.Scalar(scalar)!) { out.append($0) }  // surrogates never reach here
     }
 }
 
