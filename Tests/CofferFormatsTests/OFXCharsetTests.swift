@@ -89,6 +89,42 @@ import Testing
         #expect(t.memo == "Œuvre")
     }
 
+    /// Files labelled ISO-8859-1 are written by Windows programs: at 0x80–0x9F they hold Windows-1252's euro sign,
+    /// dashes and curly quotes, never Latin-1's C1 control characters (the WHATWG rule browsers and camt follow).
+    /// Every spelling of the label, in an OFX 1 header and in an OFX 2 XML declaration.
+    @Test(arguments: ["ISO-8859-1", "8859-1", "LATIN1", "1252", "NONE"])
+    func latin1LabelsReadWindowsPunctuation(charset: String) throws {
+        // 0x80 €, 0x93 “, 0x94 ”, 0x96 –, 0x85 …, and Latin-1's own é (0xE9) beside them.
+        let marks: [UInt8: [UInt8]] = [UInt8(ascii: "E"): [0x80], UInt8(ascii: "Q"): [0x93], UInt8(ascii: "U"): [0x94],
+                                       UInt8(ascii: "D"): [0x96], UInt8(ascii: "P"): [0x85], UInt8(ascii: "A"): [0xE9]]
+        func bytes(_ text: String) -> [UInt8] {
+            // `{X}` stands for the byte(s) `marks[X]`.
+            var out: [UInt8] = []
+            var inside = false
+            for b in Array(text.utf8) {
+                if b == UInt8(ascii: "{") { inside = true; continue }
+                if b == UInt8(ascii: "}") { inside = false; continue }
+                out += inside ? (marks[b] ?? [b]) : [b]
+            }
+            return out
+        }
+        let sgml = bytes(Self.sgml(charset: charset, name: "Caf{A} {Q}Le Coin{U}", memo: "12{E} {D} Rabais{P}"))
+        #expect(String(validating: sgml, as: UTF8.self) == nil)
+        let t = try Self.transaction(sgml)
+        #expect(t.name == "Café “Le Coin”")
+        #expect(t.memo == "12€ – Rabais…")
+        #expect(!(t.name! + t.memo!).unicodeScalars.contains { (0x80...0x9F).contains($0.value) })
+
+        let body = Self.sgml(charset: "NONE", name: "Caf{A} {Q}Le Coin{U}", memo: "12{E}")
+            .split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("<OFX>") }.joined(separator: "\n")
+            .replacingOccurrences(of: "<TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>",
+                                  with: "<TRNUID>1</TRNUID><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS>")
+        let xml = "<?xml version=\"1.0\" encoding=\"\(charset == "NONE" ? "US-ASCII" : charset)\"?>\n<?OFX OFXHEADER=\"200\" VERSION=\"220\"?>\n" + body
+        let x = try Self.transaction(bytes(xml))
+        #expect(x.name == "Café “Le Coin”")
+        #expect(x.memo == "12€")
+    }
+
     /// Labels that name no single-byte set Coffer can read leave the old rule: UTF-8, else Windows-1252.
     @Test func unknownAndMultiByteCharsetsFallBackToWindows1252() throws {
         for charset in ["NO-SUCH-SET", "932", "UTF-7"] {

@@ -334,18 +334,18 @@ final class CSVRowMapper {
             if !r.hasHighBytes || !slice.contains(where: { $0 >= 0x80 }) { return String(decoding: slice, as: UTF8.self) }
             if let text = String(validating: slice, as: UTF8.self) { return text }
             if profile.encoding == .utf8, invalidUTF8Line == nil { invalidUTF8Line = r.line }
-            return Self.transcode(slice, latin1: profile.encoding == .latin1)
+            return Self.transcode(slice)
         }
     }
 
-    /// Windows-1252 (or Latin-1) bytes as a String, through UTF-8 bytes: the same text as `TextEncoding.decode`,
-    /// several times faster than building it scalar by scalar.
-    static func transcode(_ bytes: UnsafeBufferPointer<UInt8>, latin1: Bool) -> String {
+    /// Windows-1252 bytes (or Latin-1, read the same way: `TextEncoding.init(label:)`) as a String, through UTF-8
+    /// bytes: the same text as `TextEncoding.decode`, several times faster than building it scalar by scalar.
+    static func transcode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var utf8: [UInt8] = []
         utf8.reserveCapacity(bytes.count * 2)
         for b in bytes {
             if b < 0x80 { utf8.append(b); continue }
-            let scalar = latin1 ? Unicode.Scalar(b) : TextEncoding.cp1252Scalar(b)
+            let scalar = TextEncoding.cp1252Scalar(b)
             utf8.append(contentsOf: UTF8.encode(scalar) ?? UTF8.EncodedScalar())
         }
         return String(decoding: utf8, as: UTF8.self)

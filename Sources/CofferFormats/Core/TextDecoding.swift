@@ -9,6 +9,11 @@ package enum TextEncoding: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reads a charset name as statements and profiles spell it: `UTF-8`, `utf8`, `1252`, `CP1252`,
     /// `windows-1252`, `ISO-8859-1`, `8859-1`, `latin1`, `NONE` (treated as Windows-1252, a superset of ASCII and
     /// what such files usually are).
+    ///
+    /// `.latin1` is kept apart so that a profile says what it was given, but it decodes as Windows-1252 does: the
+    /// WHATWG Encoding Standard maps every ISO-8859-1 label to windows-1252, because files so labelled hold
+    /// Windows' `€ ‚ „ … ‘ ’ “ ” – —` at 0x80–0x9F, never the C1 control characters Latin-1 puts there (camt's
+    /// `encoding="ISO-8859-1"` reads the same way, `SingleByteTable`).
     package init?(label: String) {
         let l = label.lowercased().replacingOccurrences(of: "_", with: "-").trimmingCharacters(in: .whitespaces)
         switch l {
@@ -25,13 +30,9 @@ package enum TextEncoding: String, Sendable, Hashable, Codable, CaseIterable {
         for b in bytes where b >= 0x80 { ascii = false; break }
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
-        switch self {
-        case .utf8, .windows1252:
-            // Invalid UTF-8 under a UTF-8 label: Windows-1252 is what such bytes almost always are.
-            return String(String.UnicodeScalarView(bytes.map { TextEncoding.cp1252Scalar($0) }))
-        case .latin1:
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        }
+        // Invalid UTF-8 under a UTF-8 label: Windows-1252 is what such bytes almost always are. Under a Latin-1
+        // label too (see `init(label:)`).
+        return String(String.UnicodeScalarView(bytes.map { TextEncoding.cp1252Scalar($0) }))
     }
 
     static func cp1252Scalar(_ byte: UInt8) -> Unicode.Scalar {
