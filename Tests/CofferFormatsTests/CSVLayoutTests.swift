@@ -1,4 +1,5 @@
 import CofferModel
+import CofferTestSupport
 import Foundation
 import Testing
 @testable import CofferFormats
@@ -272,6 +273,90 @@ import Testing
             account: {number: "EB-000123456", kind: asset, currency: EUR}
             """)
         let error = S.error { _ = try S.events(profile, .bytes([0x44, 0x00, 0x00, 0xD8, 0x41], name: "e.csv")) }
-        #expect(error?.message.contains("not valid UTF-16LE") == true)
+        #expect(error?.message.contains("expected UTF-16LE text (as the profile's encoding says)") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("an odd number of bytes") == true, "\(String(describing: error))")
+        // A byte the profile's single-byte encoding does not define (0x81 in windows-1250) names its line and byte.
+        let cp1250 = try S.profile(yaml: """
+            id: enc
+            institution: Encoding Bank
+            encoding: cp1250
+            match: {header: [Date, Text, Amount]}
+            delimiter: ";"
+            date_format: yyyy-MM-dd
+            columns: {date: Date, description: Text, amount: Amount}
+            account: {number: "EB-000123456", kind: asset, currency: EUR}
+            """)
+        let file = Array("Date;Text;Amount\n2026-03-01;ok;-1\n2026-03-02;".utf8) + [0x81] + Array(";-1\n".utf8)
+        let undefined = S.error { _ = try S.events(cp1250, .bytes(file, name: "e.csv")) }
+        #expect(undefined?.message.contains("expected cp1250 text as the profile's encoding says, found byte 0x81") == true,
+                "\(String(describing: undefined))")
+        #expect(undefined?.location?.line == 3)
+    }
+
+    /// UTF-16 and single-byte encodings are converted as the file is read, never held whole: a 1M-row UTF-16 export
+    /// converted whole by iconv took 742 MB. Only other multi-byte encodings are still converted whole.
+    @Test func utf16AndSingleByteFilesAreConvertedAsTheyAreRead() throws {
+        func converted(_ label: String?, _ bytes: [UInt8]) throws -> String? {
+            let profile = try S.profile(yaml: """
+                id: enc
+                institution: Encoding Bank
+                \(label.map { "encoding: " + $0 } ?? "")
+                match: {header: [Date, Text, Amount]}
+                date_format: yyyy-MM-dd
+                columns: {date: Date, description: Text, amount: Amount}
+                account: {number: "EB-000123456", kind: asset, currency: EUR}
+                """)
+            return try CSVInputDecoding.utf8(.bytes(bytes, name: "e.csv"), profile: profile).convertedFrom
+        }
+        let text = Array("Date,Text,Amount\n".utf8)
+        #expect(try converted(nil, [0xFF, 0xFE] + text.flatMap { [$0, 0] }) == "UTF-16LE")
+        #expect(try converted(nil, text.flatMap { [0, $0] }) == "UTF-16BE")
+        #expect(try converted("UTF-16LE", text.flatMap { [$0, 0] }) == "UTF-16LE")
+        #expect(try converted("cp1250", text) == "cp1250")
+        #expect(try converted("KOI8-R", text) == "KOI8-R")
+        #expect(try converted(nil, text) == nil)
+        #expect(try converted("SHIFT_JIS", text) == nil)  // converted whole: bytes in memory
+    }
+
+    /// Every encoding a CSV export comes in reads to the same transactions as its UTF-8 original, whether converted
+    /// as it is read (UTF-16 with or without a BOM, single-byte sets) or whole by iconv (Shift_JIS): random rows,
+    /// each seed printed on failure.
+    @Test(arguments: 0..<40)
+    func everyEncodingReadsAsItsUTF8Original(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let words = ["Żabka", "Łódź", "Müller", "Straße", "Café", "Kraków", "Brno", "Čáp", "Rossmann", "Płatność", "kartą", "Šárka"]
+        var text = "Date;Text;Amount\n"
+        for day in 1...Int(random.next() % 40 + 1) {
+            let name = (0..<Int(random.next() % 4 + 1)).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
+            text += "2026-03-\(String(format: "%02d", day % 28 + 1));\(name);-\(random.next() % 100_000).\(random.next() % 90 + 10)\n"
+        }
+        func read(_ label: String, _ bytes: [UInt8]) throws -> [RawTransaction] {
+            let profile = try S.profile(yaml: """
+                id: enc
+                institution: Encoding Bank
+                encoding: \(label)
+                match: {header: [Date, Text, Amount]}
+                delimiter: ";"
+                date_format: yyyy-MM-dd
+                columns: {date: Date, description: Text, amount: Amount}
+                account: {number: "EB-000123456", kind: asset, currency: EUR}
+                """)
+            return S.transactions(try S.events(profile, .bytes(bytes, name: "e.csv")))
+        }
+        let original = try read("utf-8", Array(text.utf8))
+        #expect(original.count == text.split(separator: "\n").count - 1)
+        for label in ["cp1250", "ISO-8859-2", "UTF-16LE", "UTF-16BE", "UTF-16"] {
+            let encoded = try OFXCharsetTests.encode(text, label)
+            let rows = try read(label, encoded)
+            #expect(rows.map(\.name) == original.map(\.name), "seed \(seed), \(label)")
+            #expect(rows.map(\.amount) == original.map(\.amount), "seed \(seed), \(label)")
+        }
+        // With a byte order mark, whatever the profile says.
+        let bom = [UInt8]([0xFF, 0xFE]) + (try OFXCharsetTests.encode(text, "UTF-16LE"))
+        #expect(try read("utf-8", bom).map(\.name) == original.map(\.name), "seed \(seed), BOM")
+        // A multi-byte encoding iconv converts whole (its own text: Shift_JIS has no Polish letters).
+        let japanese = "Date;Text;Amount\n" + original.indices.map { "2026-03-01;カフェ \($0) 東京;-\($0 + 1).50\n" }.joined()
+        #expect(try read("SHIFT_JIS", try OFXCharsetTests.encode(japanese, "SHIFT_JIS")).map(\.name)
+                == (try read("utf-8", Array(japanese.utf8))).map(\.name), "seed \(seed), Shift_JIS")
     }
 }

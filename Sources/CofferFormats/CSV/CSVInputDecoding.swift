@@ -9,10 +9,13 @@ import Glibc
 /// are ASCII beside zero bytes), and any encoding iconv knows that a profile names (`cp1250`,
 /// `cp1251`, `ISO-8859-15`, `MACINTOSH`, …).
 ///
+/// UTF-16 and every single-byte encoding are converted as the file is read, a chunk at a time (`UTF16Transcoder`,
+/// `SingleByteDecoder`, as for OFX, camt, MT940 and QIF), so a large export takes no more memory than its UTF-8
+/// original: a 1M-row UTF-16 CSV held whole and converted by iconv took 742 MB. Only multi-byte encodings other
+/// than UTF-16 (Shift_JIS, GB18030, Big5) are still converted whole by iconv and held in memory.
+///
 /// Why iconv by hand: Foundation's `String(data:encoding:)` knows only a few of these, and its MacRoman decodes
-/// wrongly on this toolchain; glibc's iconv is on every Linux machine and knows hundreds. The converted file is
-/// held in memory as bytes (CSV exports in such encodings are small; UTF-8 and Windows-1252, the common ones,
-/// still stream).
+/// wrongly on this toolchain; glibc's iconv is on every Linux machine and knows hundreds.
 package enum CSVInputDecoding {
     /// Whether iconv can convert from `label` to UTF-8.
     package static func isKnown(_ label: String) -> Bool {
@@ -28,16 +31,28 @@ package enum CSVInputDecoding {
         return (form.label, prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) ? 2 : 0)
     }
 
-    /// `input` as UTF-8 bytes when it is UTF-16 or the profile names an iconv encoding; else `input`.
+    /// `input` read as UTF-8 when it is UTF-16 or the profile names an iconv encoding; else `input`.
     static func utf8(_ input: StatementInput, profile: CSVProfile) throws -> StatementInput {
         let head = try input.prefix(4)
-        let utf16 = utf16Label(head)
-        guard let label = utf16?.label ?? profile.iconvEncoding else { return input }
+        // UTF-16 by its byte order mark or its ASCII beside zero bytes, whatever the profile says.
+        if let form = UTF16Text.form(of: head) { return input.decodingUTF16(form) }
+        guard let label = profile.iconvEncoding else { return input }
+        if let form = utf16Form(label: label) { return input.converting(.declaredByProfile(.utf16(form))) }
+        if (try? SingleByteTable(label: label)) != nil { return input.converting(.declaredByProfile(.singleByte(label))) }
         var bytes: [UInt8] = []
         let reader = try input.makeReader()
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
-        bytes.removeFirst(utf16?.bom ?? 0)
         return .bytes(try convert(bytes, from: label, file: input.name), name: input.name)
+    }
+
+    /// The UTF-16 form a profile's encoding names: `UTF-16LE`, `UTF-16BE`, or `UTF-16` (big-endian without a byte
+    /// order mark, as iconv reads it; a file with a BOM is recognised before the profile is asked).
+    static func utf16Form(label: String) -> UTF16Text.Form? {
+        switch label.uppercased().replacingOccurrences(of: "_", with: "-") {
+        case "UTF-16LE", "UTF16LE": .littleEndian
+        case "UTF-16BE", "UTF16BE", "UTF-16", "UTF16": .bigEndian
+        default: nil
+        }
     }
 
     /// The first bytes of a file as UTF-8 for identification (a cut character at the end is dropped); nil when

@@ -72,12 +72,18 @@ package struct StatementInput: Sendable {
         case .file(let path): return try ByteReader(path: path, chunkSize: chunkSize, name: name)
         case .converted(let base, let conversion):
             let source = try reader(base, chunkSize: chunkSize, name: name)
-            switch conversion {
-            case .utf16(let form): return ByteReader(converting: source, .utf16(UTF16Transcoder(form: form, file: name)), name: name)
-            case .singleByte(let label):
-                return ByteReader(converting: source, .singleByte(try SingleByteDecoder(label: label, file: name)), name: name)
-            case .utf8Repairing: return ByteReader(converting: source, .repair(UTF8Repairer()), name: name)
-            }
+            return ByteReader(converting: source, try converter(conversion, name: name), name: name)
+        }
+    }
+
+    private static func converter(_ conversion: TextConversion, name: String, byProfile: Bool = false) throws -> ByteReader.Converter {
+        switch conversion {
+        case .utf16(let form):
+            return .utf16(UTF16Transcoder(form: form, file: name, reason: byProfile ? "as the profile's encoding says" : "the file starts as UTF-16"))
+        case .singleByte(let label):
+            return .singleByte(try SingleByteDecoder(label: label, file: name, declaredBy: byProfile ? "the profile's encoding" : "the XML declaration"))
+        case .utf8Repairing: return .repair(UTF8Repairer())
+        case .declaredByProfile(let inner): return try converter(inner, name: name, byProfile: true)
         }
     }
 

@@ -12,10 +12,12 @@ import Glibc
 ///   through a table iconv fills once.
 /// - `utf8Repairing`: UTF-8 whose invalid bytes are read as Windows-1252, each on its own (a camt file a bank wrote
 ///   in ISO-8859-15 or Windows-1252 without saying so; Coffer's rule for every text field of every format).
+/// - `declaredByProfile`: one of the above that a CSV profile's `encoding` names; its errors say so.
 package enum TextConversion: Sendable, Hashable {
     case utf16(UTF16Text.Form)
     case singleByte(String)
     case utf8Repairing
+    indirect case declaredByProfile(TextConversion)
 
     /// What the bytes were read as, for messages and `StatementInput.convertedFrom`.
     package var label: String {
@@ -23,6 +25,7 @@ package enum TextConversion: Sendable, Hashable {
         case .utf16(let form): form.label
         case .singleByte(let label): label
         case .utf8Repairing: "UTF-8, invalid bytes as Windows-1252"
+        case .declaredByProfile(let conversion): conversion.label
         }
     }
 }
@@ -113,15 +116,18 @@ package struct SingleByteTable: Sendable {
 package struct SingleByteDecoder {
     let label: String
     let file: String
+    /// Who named the encoding, for errors: `the XML declaration` (camt), `the profile's encoding` (CSV).
+    let declaredBy: String
     private let table: [[UInt8]]
     private var line = 1
     private var offset = 0
 
     /// A decoder for `label`; throws when the label names no encoding iconv knows, or one that is not an 8-bit
     /// superset of ASCII (UTF-7, Shift_JIS, EBCDIC).
-    package init(label: String, file: String) throws {
+    package init(label: String, file: String, declaredBy: String = "the XML declaration") throws {
         self.label = label
         self.file = file
+        self.declaredBy = declaredBy
         do {
             table = try SingleByteTable(label: label).utf8
         } catch .unknown {
@@ -148,7 +154,7 @@ package struct SingleByteDecoder {
             let utf8 = table[Int(byte)]
             guard !utf8.isEmpty else {
                 let hex = String(byte, radix: 16, uppercase: true)
-                throw CofferError(.badInput, "expected \(label) text as the XML declaration says, found byte 0x\(hex), "
+                throw CofferError(.badInput, "expected \(label) text as \(declaredBy) says, found byte 0x\(hex), "
                                   + "which \(label) does not define, at byte \(offset)",
                                   location: SourceLocation(file: file, line: line))
             }
