@@ -127,6 +127,7 @@ let package = Package(
         .executableTarget(name: "CofferBench", dependencies: [
             "Coffer",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the query by hand (`ByHandQuery`)
         ]),
         // SplitMix64, the seeded generator the property and mutation tests share; and, through CofferTestRuntime (C,
         // a constructor that runs before Swift Testing starts), at most 8 test cases at once (see its source).

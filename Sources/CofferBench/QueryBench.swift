@@ -22,7 +22,7 @@ struct QueryBench {
         let accountDate = TransactionQuery(sortDescriptors: byDate, predicate: #Predicate<Transaction> {
             $0.accountID == id && $0.transactionDate >= firstDay && $0.transactionDate < end
         })
-        try await time("query.account_date", accountDate)
+        try await time("query.account_date", accountDate, byHand: withUnsafeBytes(of: id.uuid) { Data($0) })
 
         let low = Decimal(100), high = Decimal(110)
         let groceries = TransactionQuery.predicate(forMerchantCategoryCodes: [MerchantCategoryCode(rawValue: 5411)])
@@ -69,20 +69,46 @@ struct QueryBench {
         }
     }
 
-    private func time(_ name: String, _ query: TransactionQuery,
+    /// With `byHand` (the account id the query's SQL binds as a blob), each run of the library's query is paired
+    /// with a run of the same SQL by hand on the same store (`ByHandQuery`), the order flipping every pair; then
+    /// also reported: the by-hand median and the median of the per-pair ratios (library over by hand).
+    private func time(_ name: String, _ query: TransactionQuery, byHand blob: Data? = nil,
                       check: (([Transaction]) async throws -> Void)? = nil) async throws {
         if let only, !name.hasPrefix("query." + only) { return }
         var rows = 0
         for _ in 0..<2 { rows = try await store.transactions(query: query).count }
         if let check { try await check(try await store.transactions(query: query)) }
+        let hand = try blob.map { try ByHandQuery(path: store.path, explanation: store.explain(query), blob: $0) }
+        var checksum: UInt64 = 0
+        if let hand {
+            let handRows = try hand.run(checksum: &checksum)
+            guard handRows == rows else {
+                throw CofferError(.internal, "\(name): the query by hand read \(handRows) rows, the library \(rows)")
+            }
+        }
         var samples: [Double] = []
+        var handSamples: [Double] = []
+        var ratios: [Double] = []
         let budget = Timing.now() + 3_000_000_000
         while samples.count < iterations && (samples.count < 5 || Timing.now() < budget) {
+            let handFirst = samples.count % 2 == 1
+            var handTime = 0.0
+            if let hand, handFirst { handTime = try await Timing.micros { _ = try hand.run(checksum: &checksum) } }
             samples.append(try await Timing.micros { rows = try await store.transactions(query: query).count })
+            if let hand, !handFirst { handTime = try await Timing.micros { _ = try hand.run(checksum: &checksum) } }
+            if hand != nil {
+                handSamples.append(handTime)
+                ratios.append(samples[samples.count - 1] / handTime)
+            }
         }
         report("\(name).rows", Double(rows), decimals: 0)
         report("\(name).runs", Double(samples.count), decimals: 0)
         report("\(name).median_us", Timing.median(samples))
         report("\(name).p90_us", Timing.percentile(samples, 0.9))
+        if hand != nil {
+            report("\(name).by_hand_median_us", Timing.median(handSamples))
+            report("\(name).vs_by_hand", Timing.median(ratios), decimals: 3)
+            if checksum == 42 { report("\(name).checksum", 42) }  // keeps the by-hand reads observable
+        }
     }
 }
