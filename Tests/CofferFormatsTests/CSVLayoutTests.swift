@@ -225,22 +225,27 @@ import Testing
 
     // MARK: Encodings
 
+    /// The encoding tests' profile: `Date;Text;Amount` (or any file name, with `match`), in `label` when given.
+    static func encodingProfile(_ label: String?, match: String = "{header: [Date, Text, Amount]}") throws -> CSVProfile {
+        try S.profile(yaml: """
+            id: enc
+            institution: Encoding Bank
+            \(label.map { "encoding: " + $0 } ?? "")
+            match: \(match)
+            delimiter: ";"
+            date_format: yyyy-MM-dd
+            columns: {date: Date, description: Text, amount: Amount}
+            account: {number: "EB-000123456", kind: asset, currency: EUR}
+            """)
+    }
+
     /// A Latin-1 label (`latin1`, `ISO-8859-1`) reads 0x80–0x9F as Windows-1252 does, as browsers do: such files come
     /// from Windows programs, and their `€ “ ”` are never meant as C1 control characters.
     @Test(arguments: [("cp1250", [UInt8]([0x8A, 0x9A, 0xE8])), ("ISO-8859-15", [0xA6, 0xA8, 0xA4]),
                       ("MACINTOSH", [0x8A, 0x9A, 0x8E]), ("latin1", [0x80, 0x93, 0xE9, 0x94]),
                       ("ISO-8859-1", [0x80, 0x93, 0xE9, 0x94])])
     func encodingsIconvKnows(_ label: String, _ bytes: [UInt8]) throws {
-        let profile = try S.profile(yaml: """
-            id: enc
-            institution: Encoding Bank
-            encoding: \(label)
-            match: {header: [Date, Text, Amount]}
-            delimiter: ";"
-            date_format: yyyy-MM-dd
-            columns: {date: Date, description: Text, amount: Amount}
-            account: {number: "EB-000123456", kind: asset, currency: EUR}
-            """)
+        let profile = try Self.encodingProfile(label)
         let file = Array("Date;Text;Amount\n2026-03-01;".utf8) + bytes + Array(";-1\n".utf8)
         let tx = try #require(S.transactions(try S.events(profile, .bytes(file, name: "e.csv"))).first)
         let expected: [String: String] = ["cp1250": "Ššč", "ISO-8859-15": "Šš€", "MACINTOSH": "äöé", "latin1": "€“é”",
@@ -262,30 +267,12 @@ import Testing
     }
 
     @Test func bytesTheEncodingDoesNotDefineAreALocatedError() throws {
-        let profile = try S.profile(yaml: """
-            id: enc
-            institution: Encoding Bank
-            encoding: UTF-16LE
-            match: {file_name: "*.csv"}
-            delimiter: ";"
-            date_format: yyyy-MM-dd
-            columns: {date: Date, description: Text, amount: Amount}
-            account: {number: "EB-000123456", kind: asset, currency: EUR}
-            """)
+        let profile = try Self.encodingProfile("UTF-16LE", match: "{file_name: \"*.csv\"}")
         let error = S.error { _ = try S.events(profile, .bytes([0x44, 0x00, 0x00, 0xD8, 0x41], name: "e.csv")) }
         #expect(error?.message.contains("expected UTF-16LE text (as the profile's encoding says)") == true, "\(String(describing: error))")
         #expect(error?.message.contains("an odd number of bytes") == true, "\(String(describing: error))")
         // A byte the profile's single-byte encoding does not define (0x81 in windows-1250) names its line and byte.
-        let cp1250 = try S.profile(yaml: """
-            id: enc
-            institution: Encoding Bank
-            encoding: cp1250
-            match: {header: [Date, Text, Amount]}
-            delimiter: ";"
-            date_format: yyyy-MM-dd
-            columns: {date: Date, description: Text, amount: Amount}
-            account: {number: "EB-000123456", kind: asset, currency: EUR}
-            """)
+        let cp1250 = try Self.encodingProfile("cp1250")
         let file = Array("Date;Text;Amount\n2026-03-01;ok;-1\n2026-03-02;".utf8) + [0x81] + Array(";-1\n".utf8)
         let undefined = S.error { _ = try S.events(cp1250, .bytes(file, name: "e.csv")) }
         #expect(undefined?.message.contains("expected cp1250 text as the profile's encoding says, found byte 0x81") == true,
@@ -294,19 +281,10 @@ import Testing
     }
 
     /// UTF-16 and single-byte encodings are converted as the file is read, never held whole: a 1M-row UTF-16 export
-    /// converted whole by iconv took 742 MB. Only other multi-byte encodings are still converted whole.
+    /// converted whole by iconv took 724 MiB. Only other multi-byte encodings are still converted whole.
     @Test func utf16AndSingleByteFilesAreConvertedAsTheyAreRead() throws {
         func converted(_ label: String?, _ bytes: [UInt8]) throws -> String? {
-            let profile = try S.profile(yaml: """
-                id: enc
-                institution: Encoding Bank
-                \(label.map { "encoding: " + $0 } ?? "")
-                match: {header: [Date, Text, Amount]}
-                date_format: yyyy-MM-dd
-                columns: {date: Date, description: Text, amount: Amount}
-                account: {number: "EB-000123456", kind: asset, currency: EUR}
-                """)
-            return try CSVInputDecoding.utf8(.bytes(bytes, name: "e.csv"), profile: profile).convertedFrom
+            try CSVInputDecoding.utf8(.bytes(bytes, name: "e.csv"), profile: Self.encodingProfile(label)).convertedFrom
         }
         let text = Array("Date,Text,Amount\n".utf8)
         #expect(try converted(nil, [0xFF, 0xFE] + text.flatMap { [$0, 0] }) == "UTF-16LE")
@@ -331,17 +309,7 @@ import Testing
             text += "2026-03-\(String(format: "%02d", day % 28 + 1));\(name);-\(random.next() % 100_000).\(random.next() % 90 + 10)\n"
         }
         func read(_ label: String, _ bytes: [UInt8]) throws -> [RawTransaction] {
-            let profile = try S.profile(yaml: """
-                id: enc
-                institution: Encoding Bank
-                encoding: \(label)
-                match: {header: [Date, Text, Amount]}
-                delimiter: ";"
-                date_format: yyyy-MM-dd
-                columns: {date: Date, description: Text, amount: Amount}
-                account: {number: "EB-000123456", kind: asset, currency: EUR}
-                """)
-            return S.transactions(try S.events(profile, .bytes(bytes, name: "e.csv")))
+            S.transactions(try S.events(try Self.encodingProfile(label), .bytes(bytes, name: "e.csv")))
         }
         let original = try read("utf-8", Array(text.utf8))
         #expect(original.count == text.split(separator: "\n").count - 1)
