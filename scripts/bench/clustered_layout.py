@@ -14,8 +14,8 @@ own `txn` and `change_log` tables and indexes, and copies the store's rows into 
 Printed per layout: SQLite's CPU microseconds per copied row (user + sys of this process), the median of RUNS
 (default 3) alternating rounds; the account + 2-day query of `coffer-bench query` (1,000 rows of one account in the
 middle of the store), run in SQL so that no Python object is made per row (`count(*)` and the sum of every column's
-length: SQLite decodes each column of each row as a reader of `Transaction`s would), median of 200; its query plan;
-and the file's size. Nothing here changes Coffer.
+length: SQLite decodes each column of each row as a reader of `Transaction`s would), the two layouts alternating, 200
+pairs: each one's median and the median of the per-pair ratios; its query plan; and the file's size. Nothing here changes Coffer.
 """
 import os
 import statistics
@@ -79,21 +79,27 @@ def build(path, clustered):
     return cost
 
 
-def query(path, iterations=200):
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def queries(paths, iterations=200):
+    """Each layout's account + 2-day query, the two run alternately (the order flipping every pair): medians of
+    each, the median of the per-pair ratios (clustered over current), the rows, the plan and the file's size."""
     lengths = " + ".join(f"coalesce(length({c}), 0)" for c in txn_columns)
     sql = (f"SELECT count(*), sum({lengths}) FROM txn "
            "WHERE account_id = ? AND transaction_date >= ? AND transaction_date < ?")
     arguments = (account, start, start + 2 * day)
-    found = db.execute(sql, arguments).fetchone()[0]
-    samples = []
-    for _ in range(iterations):
-        began = time.perf_counter()
-        db.execute(sql, arguments).fetchone()
-        samples.append(time.perf_counter() - began)
-    plan = db.execute("EXPLAIN QUERY PLAN " + sql, arguments).fetchall()[-1][-1]
-    db.close()
-    return statistics.median(samples) * 1e6, found, plan, os.path.getsize(path)
+    dbs = {c: sqlite3.connect(f"file:{p}?mode=ro", uri=True) for c, p in paths.items()}
+    found = {c: db.execute(sql, arguments).fetchone()[0] for c, db in dbs.items()}
+    samples = {c: [] for c in dbs}
+    for i in range(iterations):
+        for c in ((False, True) if i % 2 == 0 else (True, False)):
+            began = time.perf_counter()
+            dbs[c].execute(sql, arguments).fetchone()
+            samples[c].append(time.perf_counter() - began)
+    ratio = statistics.median(b / a for a, b in zip(samples[False], samples[True]))
+    plans = {c: db.execute("EXPLAIN QUERY PLAN " + sql, arguments).fetchall()[-1][-1] for c, db in dbs.items()}
+    for db in dbs.values():
+        db.close()
+    return ({c: (statistics.median(samples[c]) * 1e6, found[c], plans[c], os.path.getsize(paths[c])) for c in dbs},
+            ratio)
 
 
 directory = os.environ.get("TMPDIR", "/tmp")
@@ -102,7 +108,7 @@ costs = {False: [], True: []}
 for round in range(runs):
     for clustered in ((False, True) if round % 2 == 0 else (True, False)):
         costs[clustered].append(build(paths[clustered], clustered))
-queries = {clustered: query(path) for clustered, path in paths.items()}
+results, ratio = queries(paths)
 for path in paths.values():
     os.remove(path)
 
@@ -111,6 +117,8 @@ print("| layout | insert µs per row | account + 2-day query | rows | plan | fil
 print("|---|---:|---:|---:|---|---:|")
 for clustered, name in ((False, "current (rowid table, `txn_account_date` index)"),
                         (True, "clustered (`WITHOUT ROWID`, key account, date, id)")):
-    micros, found, plan, size = queries[clustered]
+    micros, found, plan, size = results[clustered]
     print(f"| {name} | {statistics.median(costs[clustered]):.2f} | {micros:,.0f} µs | {found:,} | {plan} | "
           f"{size / 1e6:,.0f} |")
+print(f"\nThe query, the two layouts alternating (200 pairs): clustered ÷ current, median of the per-pair ratios "
+      f"{ratio:.3f}x")
