@@ -28,6 +28,43 @@ import Testing
         #expect(parsed.status == 0 && parsed.stdout.contains("2026-01-02"), "\(parsed.stdout)")
     }
 
+    /// `--encoding` names the code page of MT940 and QIF files, which cannot declare one: a Polish bank's windows-1250
+    /// MT940 imports with its letters; an encoding iconv does not know, or one that is not single-byte, is a usage
+    /// error before the store is opened.
+    @Test func encodingNamesTheCodePageOfAnMT940File() throws {
+        let folder = try temporaryFolder()
+        let file = folder + "/wyciag.sta"
+        let text = ":20:STMT\n:25:PL61109010140000071219812874\n:28C:1/1\n:60F:C260301PLN1000,00\n"
+            + ":61:2603020302D12,50NTRFNONREF\n:86:Zabka Lodz, platnosc karta\n:62F:C260302PLN987,50\n-\n"
+        // The Polish letters as windows-1250 bytes: Ż 0xAF, Ł 0xA3, ó 0xF3, ź 0x9F, ł 0xB3, ś 0x9C, ą 0xB9.
+        var bytes = Array(text.utf8)
+        for (plain, polish) in [("Zabka", [UInt8]([0xAF]) + Array("abka".utf8)), ("Lodz", [0xA3, 0xF3, 0x64, 0x9F]),
+                                ("platnosc", Array("p".utf8) + [0xB3] + Array("atno".utf8) + [0x9C, 0xE6]),
+                                ("karta", Array("kart".utf8) + [0xB9])] {
+            let from = Array(plain.utf8)
+            if let at = (0...(bytes.count - from.count)).first(where: { Array(bytes[$0..<($0 + from.count)]) == from }) {
+                bytes.replaceSubrange(at..<(at + from.count), with: polish)
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let store = folder + "/s.sqlite"
+        for bad in ["klingon-8", "SHIFT_JIS"] {
+            let refused = try coffer(["import", "--store", store, "--encoding", bad, file])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("--encoding") && refused.stderr.contains(bad), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: store), "a refused option leaves no store")
+        }
+        let run = try coffer(["import", "--store", store, "--encoding", "cp1250", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try jsonArray(try coffer(["transactions", "--store", store, "--format", "json"]).stdout)
+        let texts = rows.compactMap { $0["originalTransactionDescription"] as? String }
+        #expect(texts.contains { $0.contains("Żabka Łódź, płatność kartą") }, "\(texts)")
+        let parsed = try coffer(["parse", "--encoding", "cp1250", file, "--format", "csv"])
+        #expect(parsed.status == 0 && parsed.stdout.contains("Łódź"), "\(parsed.stdout)")
+        let guessed = try coffer(["parse", file, "--format", "csv"])
+        #expect(guessed.stdout.contains("£ódŸ"), "without --encoding the bytes read as Windows-1252: \(guessed.stdout)")
+    }
+
     @Test func aQIFWithoutAnAccountBlockNeedsOne() throws {
         let folder = try temporaryFolder()
         let file = folder + "/download.qif"

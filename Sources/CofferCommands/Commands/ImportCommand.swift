@@ -41,6 +41,10 @@ struct ImportCommand: AsyncParsableCommand {
                                + "in the US) or dmy (day first). Without it the file's own dates decide, and a file "
                                + "whose every such date is ambiguous fails.", valueName: "ORDER"))
     var dateOrder: DateOrderOption?
+    @Option(help: ArgumentHelp("MT940 and QIF: the single-byte encoding of text that is not UTF-8 (those formats cannot "
+                               + "say; default windows-1252), e.g. cp1250 for a Polish or Czech bank, cp1251, "
+                               + "ISO-8859-2. OFX, camt and CSV files declare their own.", valueName: "NAME"))
+    var encoding: String?
     @Flag(help: "Print a JSON summary.") var json = false
     @Flag(name: .shortAndLong, help: "Print a line per file even when not on a terminal.") var verbose = false
 
@@ -71,13 +75,15 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let configuration = try configOptions.load()
             if let profile { try Self.checkProfile(profile, in: configuration) }
+            if let encoding { _ = try ImportOptions.table(forEncoding: encoding) }  // before the store is opened
             let store = try storeOptions.open(.readWrite)
             let importer = Importer(store: store, configuration: configuration)
             var choice: ImportOptions.AccountChoice?
             if let account = AccountSelector.split(account).first { choice = .existing(try await AccountSelector.resolve(account, in: store).id) }
             if let newAccount { choice = .new(name: newAccount.trimmingCharacters(in: .whitespaces)) }
             let options = ImportOptions(dryRun: dryRun, force: force, profileID: profile, skipBadRows: skipBadRows,
-                                        account: choice, currency: currency?.uppercased(), dateOrder: dateOrder?.order)
+                                        account: choice, currency: currency?.uppercased(), dateOrder: dateOrder?.order,
+                                        textEncoding: encoding)
             var reports: [FileReport] = []
             for file in files {
                 var progress: (@Sendable (Int) -> Void)?

@@ -23,6 +23,9 @@ struct ParseCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("QIF: the order of day and month in dates that read both ways (01/02/2026): mdy or dmy.",
                                valueName: "ORDER"))
     var dateOrder: DateOrderOption?
+    @Option(help: ArgumentHelp("MT940 and QIF: the single-byte encoding of text that is not UTF-8 (default windows-1252), "
+                               + "e.g. cp1250, cp1251, ISO-8859-2.", valueName: "NAME"))
+    var encoding: String?
     @Option(help: "table, json, ndjson or csv.") var format: OutputFormat = .table
 
     func validate() throws {
@@ -33,6 +36,7 @@ struct ParseCommand: AsyncParsableCommand {
         try await guarded {
             let configuration = try configOptions.load()
             if let profile { try ImportCommand.checkProfile(profile, in: configuration) }
+            let table = try encoding.map { try ImportOptions.table(forEncoding: $0) }
             let reader = StatementReader(configuration: configuration)
             var items: [StatementReader.Item] = []
             var output: [UInt8] = []
@@ -43,7 +47,7 @@ struct ParseCommand: AsyncParsableCommand {
             }
             for file in try Importer.expand(paths) {
                 let warnings = try reader.read(file, profileID: profile, skipBadRows: skipBadRows,
-                                               dateOrder: dateOrder?.order.qif) { item in
+                                               dateOrder: dateOrder?.order.qif, textEncoding: table) { item in
                     // ndjson streams: memory stays flat on large files.
                     guard format == .ndjson else { return items.append(item) }
                     ModelJSON.append(item.transaction, to: &output)

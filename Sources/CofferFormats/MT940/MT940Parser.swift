@@ -19,10 +19,13 @@ import CofferModel
 ///
 /// The file is read twice, line by line: first for each statement's period and closing date (which come after its
 /// entries), then for the events; only one statement's fields are held at a time. Lines end in CRLF, LF or CR;
-/// text is UTF-8 when valid, else Windows-1252. A `:61:` that cannot be read, or a statement without `:25:`,
-/// fails the file with the line and tag; a balance that cannot be read is skipped with a warning.
+/// text is UTF-8 when valid, else `textEncoding` when one is named (MT940 cannot say: `coffer import --encoding
+/// cp1250` for a Polish bank's file), else Windows-1252. A `:61:` that cannot be read, or a statement without
+/// `:25:`, fails the file with the line and tag; a balance that cannot be read is skipped with a warning.
 package struct MT940Parser: StatementParser {
-    package init() {}
+    package let textEncoding: SingleByteTable?
+
+    package init(textEncoding: SingleByteTable? = nil) { self.textEncoding = textEncoding }
 
     /// Whether the first bytes look like MT940/MT942: `:20:` and `:25:` fields, and a `:28C:`, `:60F:`/`:60M:`,
     /// `:61:` or `:13D:` among the first lines (after any `{1:…}{2:…}{4:` envelope or bank header).
@@ -47,7 +50,7 @@ package struct MT940Parser: StatementParser {
 
     private func read(_ input: StatementInput, into assembler: inout MT940Assembler,
                       emit: (consuming StatementEvent) throws -> Void) throws {
-        var fields = MT940FieldReader(try StatementLineReader(input))
+        var fields = MT940FieldReader(try StatementLineReader(input, table: textEncoding))
         while let token = try fields.next() {
             assembler.messageType = fields.messageType
             try assembler.handle(token, emit: emit)

@@ -25,8 +25,14 @@ import CofferModel
 package struct QIFParser: StatementParser {
     /// The order of day and month in dates like `01/02/2026` (`--date-order`); nil lets the file's dates decide.
     package let dateOrder: QIFDateOrder?
+    /// The single-byte encoding of text that is not UTF-8 (QIF cannot say; Quicken writes the system's code page):
+    /// nil reads it as Windows-1252.
+    package let textEncoding: SingleByteTable?
 
-    package init(dateOrder: QIFDateOrder? = nil) { self.dateOrder = dateOrder }
+    package init(dateOrder: QIFDateOrder? = nil, textEncoding: SingleByteTable? = nil) {
+        self.dateOrder = dateOrder
+        self.textEncoding = textEncoding
+    }
 
     /// Whether the first non-blank line is a QIF header: `!Type:…`, `!Account`, `!Option:…` or `!Clear:…`.
     package static func sniff(_ prefix: [UInt8]) -> Bool {
@@ -39,7 +45,7 @@ package struct QIFParser: StatementParser {
 
     package func parse(_ input: StatementInput, emit: (consuming StatementEvent) throws -> Void) throws {
         let facts = try QIFFileFacts.scan(input, given: dateOrder)
-        var records = QIFRecordReader(try StatementLineReader(input))
+        var records = QIFRecordReader(try StatementLineReader(input, table: textEncoding))
         var assembler = QIFAssembler(file: input.name, facts: facts)
         while let item = try records.next() { try assembler.handle(item, emit: emit) }
         try assembler.finish(emit: emit)

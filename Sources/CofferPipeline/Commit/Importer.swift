@@ -32,6 +32,12 @@ public struct ImportOptions: Sendable {
     /// The order of day and month in QIF dates that read both ways (`01/02/2026`); nil lets each file's own dates
     /// decide, and a file whose every such date is ambiguous fails saying so.
     public var dateOrder: DateOrder?
+    /// The single-byte encoding of MT940 and QIF files, which cannot declare theirs (`cp1250` for a Polish or Czech
+    /// bank, `cp1251`, `ISO-8859-2`; any single-byte encoding iconv knows): their text that is not valid UTF-8 is
+    /// read in it. Nil reads such text as Windows-1252. Formats that declare an encoding (OFX, camt) and CSV files
+    /// (their profile's `encoding`) do not use it. An encoding iconv does not know, or one that is not a single-byte
+    /// extension of ASCII, fails each import with a usage error.
+    public var textEncoding: String?
 
     /// The order of day and month in a date like `01/02/2026`.
     public enum DateOrder: String, Sendable, CaseIterable {
@@ -54,7 +60,7 @@ public struct ImportOptions: Sendable {
     /// Options; the defaults import for real, identifying each file's format.
     public init(dryRun: Bool = false, force: Bool = false, profileID: String? = nil, listChanges: Bool = false,
                 skipBadRows: Bool = false, account: AccountChoice? = nil, currency: String? = nil,
-                dateOrder: DateOrder? = nil) {
+                dateOrder: DateOrder? = nil, textEncoding: String? = nil) {
         self.dryRun = dryRun
         self.force = force
         self.profileID = profileID
@@ -63,6 +69,25 @@ public struct ImportOptions: Sendable {
         self.account = account
         self.currency = currency
         self.dateOrder = dateOrder
+        self.textEncoding = textEncoding
+    }
+
+    /// `textEncoding` as the table the MT940 and QIF readers use; a usage error when no single-byte encoding
+    /// iconv knows has that name.
+    package func textEncodingTable() throws -> SingleByteTable? {
+        try textEncoding.map { try Self.table(forEncoding: $0) }
+    }
+
+    /// The table of a single-byte encoding a person named (`--encoding`), or a usage error saying why not.
+    package static func table(forEncoding label: String) throws -> SingleByteTable {
+        do {
+            return try SingleByteTable(label: label)
+        } catch .unknown {
+            throw CofferError(.usage, "--encoding: iconv knows no encoding named '\(label)' (try cp1250, cp1251, ISO-8859-2, KOI8-R)")
+        } catch .notASCIISuperset {
+            throw CofferError(.usage, "--encoding: '\(label)' is not a single-byte encoding that extends ASCII; MT940 and QIF "
+                              + "files in it cannot be read as lines (convert the file to UTF-8 first)")
+        }
     }
 }
 
@@ -145,7 +170,7 @@ public struct Importer: Sendable {
         do {
             let input = StatementInput.file(path)
             let format = try identifier.identify(input, profileID: options.profileID, skipBadRows: options.skipBadRows,
-                                                 dateOrder: options.dateOrder?.qif)
+                                                 dateOrder: options.dateOrder?.qif, textEncoding: try options.textEncodingTable())
             report.format = format.name
             report.profile = format.profile
             let file = stamp?.ledgerFile

@@ -25,10 +25,10 @@ package struct StatementReader: Sendable {
     /// Calls `each` for every transaction of the file, in file order; returns the warnings the parser gave.
     @discardableResult
     package func read(_ path: String, profileID: String? = nil, skipBadRows: Bool = false, dateOrder: QIFDateOrder? = nil,
-                     each: (Item) throws -> Void) throws -> [String] {
+                     textEncoding: SingleByteTable? = nil, each: (Item) throws -> Void) throws -> [String] {
         let input = StatementInput.file(path)
         let format = try FormatIdentifier(profiles: configuration.profiles).identify(input, profileID: profileID, skipBadRows: skipBadRows,
-                                                                                   dateOrder: dateOrder)
+                                                                                   dateOrder: dateOrder, textEncoding: textEncoding)
         var account = ""
         var warnings: [String] = []
         if let id = format.profile, let profile = configuration.profiles.profile(id: id),

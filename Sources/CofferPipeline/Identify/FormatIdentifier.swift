@@ -37,9 +37,10 @@ package struct FormatIdentifier: Sendable {
     }
 
     /// The format of `input`, or a `CofferError(.unknownFormat)` that says what was looked for.
-    /// `dateOrder` is for QIF files whose dates read both ways (`01/02/2026`): `--date-order`.
+    /// `dateOrder` is for QIF files whose dates read both ways (`01/02/2026`): `--date-order`. `textEncoding` is
+    /// for MT940 and QIF text that is not UTF-8, which those formats cannot declare: `--encoding`.
     package func identify(_ input: StatementInput, profileID: String? = nil, skipBadRows: Bool = false,
-                          dateOrder: QIFDateOrder? = nil) throws -> StatementFormat {
+                          dateOrder: QIFDateOrder? = nil, textEncoding: SingleByteTable? = nil) throws -> StatementFormat {
         func csv(_ profile: CSVProfile) throws -> StatementFormat {
             var profile = profile
             if skipBadRows { profile.skipBadRows = true }
@@ -49,12 +50,12 @@ package struct FormatIdentifier: Sendable {
         if prefix.isEmpty {
             throw CofferError(.badInput, "the file is empty", location: SourceLocation(file: input.name))
         }
-        if let format = Self.byContent(prefix, dateOrder: dateOrder) {
+        if let format = Self.byContent(prefix, dateOrder: dateOrder, textEncoding: textEncoding) {
             return format
         }
         // The same statements saved as UTF-16 text ("Unicode" on Windows): read through a conversion to UTF-8.
         if let form = UTF16Text.form(of: prefix),
-           let format = Self.byContent(UTF16Text.utf8Prefix(of: prefix, form), dateOrder: dateOrder) {
+           let format = Self.byContent(UTF16Text.utf8Prefix(of: prefix, form), dateOrder: dateOrder, textEncoding: textEncoding) {
             return StatementFormat(name: format.name, profile: nil, parser: UTF16StatementParser(form: form, inner: format.parser))
         }
         // Not statements, though saved under a statement's name: say what they are.
@@ -99,7 +100,8 @@ package struct FormatIdentifier: Sendable {
     }
 
     /// The statement format the bytes' content names (OFX, camt, MT940, QIF), or nil; CSV needs its profiles.
-    package static func byContent(_ prefix: [UInt8], dateOrder: QIFDateOrder? = nil) -> StatementFormat? {
+    package static func byContent(_ prefix: [UInt8], dateOrder: QIFDateOrder? = nil,
+                                  textEncoding: SingleByteTable? = nil) -> StatementFormat? {
         if OFXParser.sniff(prefix) {
             return StatementFormat(name: "ofx", profile: nil, parser: OFXParser())
         }
@@ -107,10 +109,10 @@ package struct FormatIdentifier: Sendable {
             return StatementFormat(name: CamtParser.version(prefix) ?? "camt", profile: nil, parser: CamtParser())
         }
         if MT940Parser.sniff(prefix) {
-            return StatementFormat(name: "mt940", profile: nil, parser: MT940Parser())
+            return StatementFormat(name: "mt940", profile: nil, parser: MT940Parser(textEncoding: textEncoding))
         }
         if QIFParser.sniff(prefix) {
-            return StatementFormat(name: "qif", profile: nil, parser: QIFParser(dateOrder: dateOrder))
+            return StatementFormat(name: "qif", profile: nil, parser: QIFParser(dateOrder: dateOrder, textEncoding: textEncoding))
         }
         return nil
     }
