@@ -4,7 +4,8 @@
 #   scripts/hostile-inputs.sh [path-to-coffer]      # default: .build/debug/coffer (run `swift build` first)
 #
 # Files are generated into .build-fuzz/hostile/ (gitignored): 50 MB lines without a newline (CSV, OFX, camt),
-# deep nesting (OFX, camt), an XML entity bomb, one huge OFX value, and UTF-16 versions of the camt ones. Each import must end with a clear error
+# deep nesting (OFX, camt), an XML entity bomb, one huge OFX value, and UTF-16 versions of the camt ones and of a
+# CSV row. Each import must end with a clear error
 # (exit code 1 or 65) or succeed; a crash (signal), a hang (killed after 120 s) or memory far above the file's
 # size fails the run. Peak memory is /usr/bin/time's "Maximum resident set size". See docs/fuzzing.md.
 set -uo pipefail
@@ -64,6 +65,10 @@ write("camt-50mb-nul-tail.xml", camt, b"<GrpHdr><MsgId>M</MsgId></GrpHdr></BkToC
 write("camt-latin9-50mb-text.xml", camt.replace(b'"UTF-8"', b'"ISO-8859-15"'), b"<GrpHdr><MsgId>", b"\xe4" * mb,
       b"</MsgId></GrpHdr></BkToCstmrStmt></Document>")
 write("ofx-utf16-50mb-value.ofx", u16(sgml + b"<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105<TRNAMT>-1<FITID>1<NAME>" + b"N" * mb), b"\x3d\xd8")
+# CSV as Excel's "Unicode Text" (UTF-16 with a BOM, converted as read since stop 44): one 50 MB row with no newline,
+# and a file whose last character is cut in half.
+write("Chase1234_Activity_utf16-50mb-line.CSV", u16(chase + b"DEBIT,03/14/2026," + b"A" * mb))
+write("Chase1234_Activity_utf16-cut.CSV", u16(chase + b"DEBIT,03/14/2026,Coffee,-4.50,DEBIT_CARD,100.00,\n")[:-1])
 PY
 
 status=0
