@@ -37,22 +37,12 @@ package enum CSVInputDecoding {
         // UTF-16 by its byte order mark or its ASCII beside zero bytes, whatever the profile says.
         if let form = UTF16Text.form(of: head) { return input.decodingUTF16(form) }
         guard let label = profile.iconvEncoding else { return input }
-        if let form = utf16Form(label: label) { return input.converting(.declaredByProfile(.utf16(form))) }
+        if let form = UTF16Text.Form(label: label) { return input.converting(.declaredByProfile(.utf16(form))) }
         if (try? SingleByteTable(label: label)) != nil { return input.converting(.declaredByProfile(.singleByte(label))) }
         var bytes: [UInt8] = []
         let reader = try input.makeReader()
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
         return .bytes(try convert(bytes, from: label, file: input.name), name: input.name)
-    }
-
-    /// The UTF-16 form a profile's encoding names: `UTF-16LE`, `UTF-16BE`, or `UTF-16` (big-endian without a byte
-    /// order mark, as iconv reads it; a file with a BOM is recognised before the profile is asked).
-    static func utf16Form(label: String) -> UTF16Text.Form? {
-        switch label.uppercased().replacingOccurrences(of: "_", with: "-") {
-        case "UTF-16LE", "UTF16LE": .littleEndian
-        case "UTF-16BE", "UTF16BE", "UTF-16", "UTF16": .bigEndian
-        default: nil
-        }
     }
 
     /// The first bytes of a file as UTF-8 for identification (a cut character at the end is dropped); nil when

@@ -22,17 +22,15 @@ package struct StatementLineReader {
     package private(set) var lineNumber = 0
     package let file: String
     let maxLineBytes: Int
-    let encoding: TextEncoding
     /// The single-byte encoding a person named for the file (`coffer import --encoding cp1250`): lines that are not
-    /// valid UTF-8 are read in it instead of `encoding`.
+    /// valid UTF-8 are read in it instead of Windows-1252.
     let table: SingleByteTable?
 
-    package init(_ input: StatementInput, maxLineBytes: Int = 1 << 20, encoding: TextEncoding = .windows1252,
-                 table: SingleByteTable? = nil, chunkSize: Int = 1 << 20) throws {
+    package init(_ input: StatementInput, maxLineBytes: Int = 1 << 20, table: SingleByteTable? = nil,
+                 chunkSize: Int = 1 << 20) throws {
         reader = try input.makeReader(chunkSize: chunkSize)
         file = input.name
         self.maxLineBytes = maxLineBytes
-        self.encoding = encoding
         self.table = table
     }
 
@@ -73,7 +71,7 @@ package struct StatementLineReader {
 
     /// The line decoded: UTF-8 when it is valid UTF-8, else the named single-byte encoding, else Windows-1252 (what
     /// German and US bank files are).
-    package func text(_ line: ArraySlice<UInt8>) -> String { table?.decode(line) ?? encoding.decode(line) }
+    package func text(_ line: ArraySlice<UInt8>) -> String { table?.decode(line) ?? TextEncoding.windows1252.decode(line) }
 
     private mutating func take(_ line: inout ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         lineNumber += 1

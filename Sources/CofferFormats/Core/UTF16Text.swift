@@ -20,6 +20,16 @@ package enum UTF16Text {
 
         /// The encoding's name, as iconv and error messages spell it.
         package var label: String { self == .littleEndian ? "UTF-16LE" : "UTF-16BE" }
+
+        /// The form a label names (a CSV profile's `encoding`): `UTF-16LE`, `UTF-16BE`, or `UTF-16`, big-endian as
+        /// iconv reads it without a byte order mark (a file with one is recognised by `form(of:)` first).
+        package init?(label: String) {
+            switch label.uppercased().replacingOccurrences(of: "_", with: "-") {
+            case "UTF-16LE", "UTF16LE": self = .littleEndian
+            case "UTF-16BE", "UTF16BE", "UTF-16", "UTF16": self = .bigEndian
+            default: return nil
+            }
+        }
     }
 
     /// The form of UTF-16 the bytes start in, or nil when they do not look like UTF-16 (UTF-8, 8-bit text, UTF-32).
